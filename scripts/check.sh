@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The project's whole check, as the README's test command runs it: lint, format, types, tests
+# (unit with sockets off, integration on loopback, property tests, notebooks) and the strict docs build.
+# Run it from an environment where `pip install -e ".[test,docs]"` has been done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "ruff check"
+python -m ruff check .
+step "ruff format --check"
+python -m ruff format --check .
+step "mypy --strict"
+python -m mypy
+step "imports: every module loads, and the runtime path never loads the emulator"
+python scripts/check_imports.py
+step "docs: mkdocs build --strict"
+python -m mkdocs build --strict --quiet --site-dir "$(mktemp -d)"
+step "pytest: unit, integration (emulator on loopback), property tests and notebooks"
+python -m pytest tests notebooks --nbmake "$@"
