@@ -1,0 +1,45 @@
+# Each target has one meaning; `make check` is what CI runs (scripts/check.sh).
+PY ?= python
+
+.PHONY: check test unit integration notebooks lint format typing docs check_imports bench demo emulator
+
+check:
+	bash scripts/check.sh
+
+test:
+	$(PY) -m pytest tests
+
+unit:
+	$(PY) -m pytest tests/unit_tests
+
+integration:
+	$(PY) -m pytest tests/integration_tests
+
+notebooks:
+	$(PY) -m pytest --nbmake notebooks
+
+lint:
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+format:
+	$(PY) -m ruff format .
+	$(PY) -m ruff check --fix .
+
+typing:
+	$(PY) -m mypy
+
+docs:
+	$(PY) -m mkdocs build --strict
+
+check_imports:
+	$(PY) scripts/check_imports.py
+
+bench:
+	bash scripts/bench.sh
+
+demo:
+	$(PY) -m langchain_toolrouter demo
+
+emulator:
+	$(PY) -m langchain_toolrouter.emulator
