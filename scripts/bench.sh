@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Install the comparison converters, then run the schema benchmark; arguments go to
+# benchmarks/bench_schema.py (e.g. `bash scripts/bench.sh --quick --json out.json`).
+#
+# composio 0.30 cannot be installed the ordinary way: it pins certifi>=2026.10.19, a release the
+# package index does not have, and it needs composio-client 2.0.0rc19 while our test extra pins
+# composio-client 1.43.0. So composio, composio-langchain and just the requirements they need to
+# import (checked with `pip download --no-deps` + their METADATA) go with --no-deps into a folder of
+# their own inside the environment, which only the benchmark puts on sys.path. Everything else they
+# import (pydantic, jsonschema, json-schema-to-pydantic, requests, httpx, langchain-core...) is
+# the environment's own.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PY="${PYTHON:-python}"
+TARGET="${TOOLROUTER_BENCH_PACKAGES:-$("$PY" -c 'import sys; print(sys.prefix)')/toolrouter-bench-packages}"
+
+printf '==> comparison libraries into the environment (%s)\n' "$("$PY" -c 'import sys; print(sys.prefix)')"
+"$PY" -m pip install --quiet --disable-pip-version-check \
+  "json-schema-to-pydantic>=0.4.11,<1" \
+  "hypothesis>=6.100,<=6.170.9" "hypothesis-jsonschema==0.23.1" "jsonschema>=4.20" \
+  "langchain-core>=1.0,<2" "requests>=2.26"
+
+printf '==> composio 0.30 and what it needs to import into %s (--no-deps)\n' "$TARGET"
+"$PY" -m pip install --quiet --disable-pip-version-check --no-deps --upgrade --target "$TARGET" \
+  "composio==0.30.0" "composio-langchain==0.30.0" "composio-client==2.0.0rc19" \
+  "pysher==1.0.8" "websocket-client<2" \
+  "openai>=2.48,<3" "jiter>=0.10,<1" "tqdm>4"
+
+export TOOLROUTER_BENCH_PACKAGES="$TARGET"
+printf '==> benchmark\n'
+"$PY" benchmarks/bench_schema.py "$@"
