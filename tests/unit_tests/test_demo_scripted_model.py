@@ -1,0 +1,273 @@
+"""The scripted chat model adapts to the tools bound and to what they answer (no network)."""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.tools import BaseTool, StructuredTool
+
+from langchain_toolrouter._demo import Intent, ScriptedChatModel
+from langchain_toolrouter._demo_run import Printer, build_scripted_model
+
+SEND_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "recipient_email": {"type": "string"},
+        "subject": {"type": "string"},
+        "body": {"type": "string"},
+    },
+    "required": ["recipient_email", "body"],
+    "additionalProperties": False,
+}
+
+
+class FakeRouter:
+    """Meta tools over a tiny catalog, answering like the service (data, error, successful)."""
+
+    def __init__(self, *, slugs: dict[str, str], schemas_in_search: bool = False) -> None:
+        self.slugs = slugs  # words in a use case -> slug found
+        self.schemas_in_search = schemas_in_search
+        self.connected: set[str] = set()
+        self.sent: list[dict[str, Any]] = []
+        self.calls: list[tuple[str, Any]] = []
+
+    def _slug(self, use_case: str) -> str:
+        return next(slug for word, slug in self.slugs.items() if word in use_case)
+
+    def search(self, queries: list[dict[str, Any]]) -> dict[str, Any]:
+        self.calls.append(("search", queries))
+        found = [self._slug(q["use_case"]) for q in queries]
+        schemas = {
+            s: {"tool_slug": s, "toolkit": s.split("_")[0].lower()}
+            | ({"input_schema": SEND_SCHEMA} if self.schemas_in_search and "SEND" in s else {})
+            for s in found
+        }
+        return {
+            "data": {
+                "results": [
+                    {"index": i + 1, "primary_tool_slugs": [s]} for i, s in enumerate(found)
+                ],
+                "tool_schemas": schemas,
+                "toolkit_connection_statuses": [
+                    {"toolkit": "gmail", "has_active_connection": "gmail" in self.connected}
+                ],
+            },
+            "error": None,
+            "successful": True,
+        }
+
+    def manage(self, toolkits: list[str]) -> dict[str, Any]:
+        self.calls.append(("connect", toolkits))
+        self.connected.update(toolkits)
+        return {"data": {"toolkits": toolkits}, "error": None, "successful": True}
+
+    def schemas(self, tool_slugs: list[str]) -> dict[str, Any]:
+        self.calls.append(("schemas", tool_slugs))
+        return {
+            "data": {"tool_schemas": {s: {"input_schema": SEND_SCHEMA} for s in tool_slugs}},
+            "error": None,
+            "successful": True,
+        }
+
+    def run_one(self, slug: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        if slug == "LOCAL_GET_ONCALL":
+            return {"successful": True, "data": {"email": "dana@example.com"}, "error": None}
+        if "recipient_email" not in arguments:
+            return {"successful": False, "data": {}, "error": "recipient_email: field required"}
+        self.sent.append(arguments)
+        return {"successful": True, "data": {"id": "msg1"}, "error": None}
+
+    def multi(self, tools: list[dict[str, Any]], sync_response_to_workbench: bool) -> dict:
+        self.calls.append(("multi", [t["tool_slug"] for t in tools]))
+        results = [
+            {"tool_slug": t["tool_slug"], "index": i, "response": self.run_one(**_item(t))}
+            for i, t in enumerate(tools)
+        ]
+        return {"data": {"results": results}, "error": None, "successful": True}
+
+    def tools(self) -> list[BaseTool]:
+        def make(name: str, func: Any) -> BaseTool:
+            def run(**kwargs: Any) -> tuple[str, Any]:
+                out = func(**kwargs)
+                return json.dumps(out), out
+
+            return StructuredTool.from_function(
+                run,
+                name=name,
+                description=name,
+                args_schema={"type": "object", "properties": {}},
+                response_format="content_and_artifact",
+            )
+
+        return [
+            make("COMPOSIO_SEARCH_TOOLS", self.search),
+            make("COMPOSIO_MANAGE_CONNECTIONS", self.manage),
+            make("COMPOSIO_GET_TOOL_SCHEMAS", self.schemas),
+            make("COMPOSIO_MULTI_EXECUTE_TOOL", self.multi),
+        ]
+
+
+def _item(t: dict[str, Any]) -> dict[str, Any]:
+    return {"slug": t["tool_slug"], "arguments": t["arguments"]}
+
+
+def _run(model: ScriptedChatModel, tools: list[BaseTool], turns: int = 12) -> list[BaseMessage]:
+    by_name = {t.name: t for t in tools}
+    bound = model.bind_tools(tools)
+    messages: list[BaseMessage] = [HumanMessage("task")]
+    for _ in range(turns):
+        reply = bound.invoke(messages)
+        assert isinstance(reply, AIMessage)
+        messages.append(reply)
+        if not reply.tool_calls:
+            return messages
+        messages.extend(by_name[c["name"]].invoke(c) for c in reply.tool_calls)
+    pytest.fail("the scripted model did not finish")
+
+
+PLAN = [
+    [Intent("oncall", "find the on-call engineer", {"team": "web"})],
+    [
+        Intent(
+            "email",
+            "send an email",
+            {"to": lambda r: r["oncall"]["email"], "subject": "Hi", "text": "Issues"},
+            guess_first=True,
+        )
+    ],
+]
+SLUGS = {"on-call": "LOCAL_GET_ONCALL", "email": "GMAIL_SEND_EMAIL"}
+
+
+def test_searches_connects_runs_and_recovers_from_a_guessed_call() -> None:
+    router = FakeRouter(slugs=SLUGS)
+    model = ScriptedChatModel(stages=PLAN, answer=lambda r: f"sent {r['email']['id']}")
+    messages = _run(model, router.tools())
+
+    assert [kind for kind, _ in router.calls] == [
+        "search",
+        "connect",
+        "multi",  # on-call (a custom tool, through multi-execute)
+        "multi",  # email with guessed argument names: fails
+        "schemas",  # it fetches the schema it lacked ...
+        "multi",  # ... and retries with the schema's names
+    ]
+    assert router.calls[1] == ("connect", ["gmail"])
+    assert router.sent == [
+        {"recipient_email": "dana@example.com", "subject": "Hi", "body": "Issues"}
+    ]
+    final = messages[-1]
+    assert final.content == "sent msg1"
+    assert final.response_metadata["outcome"] == "done"
+
+
+def test_uses_the_slugs_search_returns() -> None:
+    router = FakeRouter(slugs={"on-call": "LOCAL_GET_ONCALL", "email": "OUTLOOK_SEND_EMAIL"})
+    _run(ScriptedChatModel(stages=PLAN, answer="ok"), router.tools())
+    assert ("multi", ["OUTLOOK_SEND_EMAIL"]) in router.calls
+    assert ("multi", ["GMAIL_SEND_EMAIL"]) not in router.calls
+
+
+def test_a_schema_known_from_search_needs_no_schema_call() -> None:
+    router = FakeRouter(slugs=SLUGS, schemas_in_search=True)
+    _run(ScriptedChatModel(stages=PLAN, answer="ok"), router.tools())
+    assert "schemas" not in [kind for kind, _ in router.calls]
+    assert len(router.sent) == 1
+
+
+def test_gives_up_after_max_attempts_and_says_so() -> None:
+    router = FakeRouter(slugs=SLUGS)
+    router.run_one = lambda slug, arguments: {  # type: ignore[method-assign]
+        "successful": False,
+        "data": {},
+        "error": "upstream unavailable",
+    }
+    model = ScriptedChatModel(stages=PLAN, answer="ok", max_attempts=2)
+    final = _run(model, router.tools())[-1]
+    assert final.response_metadata["outcome"] == "gave_up"
+    assert "upstream unavailable" in str(final.content)
+
+
+def test_without_search_it_calls_the_bound_tool_that_matches() -> None:
+    sent: list[dict[str, Any]] = []
+
+    def create_note(title: str, content: str) -> str:
+        """Create a note with a title and content."""
+        sent.append({"title": title, "content": content})
+        return "created"
+
+    def list_repos() -> str:
+        """List GitHub repositories."""
+        return "[]"
+
+    tools: list[BaseTool] = [
+        StructuredTool.from_function(create_note, name="NOTES_CREATE_NOTE"),
+        StructuredTool.from_function(list_repos, name="GITHUB_LIST_REPOS"),
+    ]
+    plan = [[Intent("note", "create a note", {"title": "Hello", "text": "World"})]]
+    final = _run(ScriptedChatModel(stages=plan, answer="noted"), tools)[-1]
+    assert sent == [{"title": "Hello", "content": "World"}]
+    assert final.content == "noted"
+
+
+def test_same_conversation_same_reply() -> None:
+    router = FakeRouter(slugs=SLUGS)
+    model = ScriptedChatModel(stages=PLAN, answer="ok").bind_tools(router.tools())
+    first = model.invoke([HumanMessage("task")])
+    again = model.invoke([HumanMessage("task")])
+    assert isinstance(first, AIMessage) and isinstance(again, AIMessage)
+    assert first.tool_calls == again.tool_calls
+
+
+async def test_async_invoke_matches_sync() -> None:
+    router = FakeRouter(slugs=SLUGS)
+    model = ScriptedChatModel(stages=PLAN, answer="ok").bind_tools(router.tools())
+    reply = await model.ainvoke([HumanMessage("task")])
+    assert isinstance(reply, AIMessage)
+    assert reply.tool_calls[0]["name"] == "COMPOSIO_SEARCH_TOOLS"
+
+
+def test_demo_plan_searches_every_use_case_first() -> None:
+    router = FakeRouter(slugs=SLUGS)
+    reply = build_scripted_model().bind_tools(router.tools()).invoke([HumanMessage("task")])
+    assert isinstance(reply, AIMessage)
+    queries = reply.tool_calls[0]["args"]["queries"]
+    assert len(queries) == 4
+
+
+def test_error_tool_message_counts_as_failure() -> None:
+    router = FakeRouter(slugs=SLUGS)
+    tools = router.tools()
+    model = ScriptedChatModel(stages=PLAN[:1], answer="ok", max_attempts=1).bind_tools(tools)
+    messages: list[BaseMessage] = [HumanMessage("task")]
+    for _ in range(3):
+        reply = model.invoke(messages)
+        assert isinstance(reply, AIMessage)
+        messages.append(reply)
+        if not reply.tool_calls:
+            break
+        call = reply.tool_calls[0]
+        if call["name"] == "COMPOSIO_MULTI_EXECUTE_TOOL":
+            messages.append(
+                ToolMessage("service unavailable", tool_call_id=call["id"], status="error")
+            )
+        else:
+            messages.append(next(t for t in tools if t.name == call["name"]).invoke(call))
+    assert messages[-1].response_metadata["outcome"] == "gave_up"
+
+
+def test_progress_prints_for_slow_steps_only() -> None:
+    stream = io.StringIO()
+    printer = Printer(stream)
+    with printer.progress("quick", after=0.5):
+        pass
+    with printer.progress("slow step", after=0.05, every=0.05):
+        time.sleep(0.2)
+    text = stream.getvalue()
+    assert "quick" not in text
+    assert "slow step" in text
