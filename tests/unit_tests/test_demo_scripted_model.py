@@ -220,7 +220,8 @@ def test_same_conversation_same_reply() -> None:
     model = ScriptedChatModel(stages=PLAN, answer="ok").bind_tools(router.tools())
     first = model.invoke([HumanMessage("task")])
     again = model.invoke([HumanMessage("task")])
-    assert isinstance(first, AIMessage) and isinstance(again, AIMessage)
+    assert isinstance(first, AIMessage)
+    assert isinstance(again, AIMessage)
     assert first.tool_calls == again.tool_calls
 
 
