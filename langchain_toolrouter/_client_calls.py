@@ -1,0 +1,141 @@
+"""How friendly client arguments become wire payloads, and how pages are followed.
+
+Shared by :class:`~langchain_toolrouter.client.ToolRouterClient` and its async twin, so neither
+repeats this logic. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from langchain_toolrouter.errors import RequestValidationError, ResponseValidationError
+from langchain_toolrouter.wire.codec import validation_problems
+from langchain_toolrouter.wire.models import SearchQuery
+from langchain_toolrouter.wire.operations import Operation
+
+__all__ = [
+    "CursorTracker",
+    "QueriesInput",
+    "check_request_id",
+    "inline_customs",
+    "merge_payload",
+    "mount_prefix",
+    "payload",
+    "search_queries",
+]
+
+QueriesInput = (
+    str | SearchQuery | Mapping[str, Any] | Sequence[str | SearchQuery | Mapping[str, Any]]
+)
+"""What :meth:`search` accepts: one use case, one query, or several."""
+
+
+def _validate(op: Operation[Any], data: Mapping[str, Any]) -> BaseModel:
+    model = op.request_model
+    assert model is not None, f"{op.name} takes no payload"
+    try:
+        return model.model_validate(dict(data))
+    except ValidationError as exc:
+        _, problems = validation_problems(exc)
+        raise RequestValidationError(op.name, problems) from None
+
+
+def payload(op: Operation[Any], **fields: Any) -> BaseModel:
+    """The request model of ``op`` from keyword fields; None means "not given" and is not sent."""
+    return _validate(op, {key: value for key, value in fields.items() if value is not None})
+
+
+def merge_payload(
+    op: Operation[Any], request: BaseModel | Mapping[str, Any] | None, fields: Mapping[str, Any]
+) -> BaseModel:
+    """A request model from a model or mapping plus keyword fields (keywords win).
+
+    Unlike :func:`payload`, an explicit None in ``fields`` is kept: on PATCH it removes a block.
+    """
+    model = op.request_model
+    if model is not None and isinstance(request, model) and not fields:
+        return request
+    if request is None:
+        data: dict[str, Any] = {}
+    elif isinstance(request, BaseModel):
+        data = request.model_dump(by_alias=True, exclude_unset=True)
+    elif isinstance(request, Mapping):
+        data = dict(request)
+    else:
+        raise RequestValidationError(
+            op.name, [f"request must be a mapping or a model; got {type(request).__name__}"]
+        )
+    data.update(fields)
+    return _validate(op, data)
+
+
+def inline_customs(
+    custom_tools: Sequence[Any] | None, custom_toolkits: Sequence[Any] | None
+) -> dict[str, Any] | None:
+    """The ``experimental`` block carrying inline custom definitions (None when there are none)."""
+    block = {
+        key: list(value)
+        for key, value in (("custom_tools", custom_tools), ("custom_toolkits", custom_toolkits))
+        if value is not None
+    }
+    return block or None
+
+
+def search_queries(queries: QueriesInput) -> list[Any]:
+    """One string, one query, or a sequence of them -> the ``queries`` list of a search."""
+    if isinstance(queries, str | SearchQuery | Mapping):
+        queries = [queries]
+    return [{"use_case": item} if isinstance(item, str) else item for item in queries]
+
+
+def mount_prefix(prefix: str | None) -> str | None:
+    """A mount path prefix: ``""`` or ``"/"`` means none, and a leading ``/`` is dropped."""
+    if prefix is None:
+        return None
+    stripped = prefix.lstrip("/")
+    return stripped or None
+
+
+def check_request_id(request_id: str | None) -> str | None:
+    """A caller-chosen request id must be a non-empty printable ASCII string."""
+    if request_id is None:
+        return None
+    if not isinstance(request_id, str) or not request_id or not request_id.isascii():
+        raise RequestValidationError(
+            "request", [f"request_id must be a non-empty ASCII string; got {request_id!r}"]
+        )
+    if not request_id.isprintable() or " " in request_id:
+        raise RequestValidationError(
+            "request", [f"request_id must not contain spaces or control characters: {request_id!r}"]
+        )
+    return request_id
+
+
+class CursorTracker:
+    """Follows ``next_cursor`` across pages and stops a service that repeats a cursor."""
+
+    def __init__(self, op: Operation[Any]) -> None:
+        self._op = op
+        self._seen: set[str] = set()
+
+    def next(self, cursor: str | None) -> str | None:
+        """The cursor of the next page, or None when the last page was read.
+
+        Raises:
+            ResponseValidationError: the service sent a cursor it had sent before (a loop).
+        """
+        if not cursor:
+            return None
+        if cursor in self._seen:
+            raise ResponseValidationError(
+                self._op.name,
+                field="next_cursor",
+                errors=[f"cursor {cursor!r} was already returned: the pages loop"],
+                body="",
+                status=200,
+            )
+        self._seen.add(cursor)
+        return cursor

@@ -1,0 +1,189 @@
+"""Client settings: explicit argument, then ``COMPOSIO_*`` environment variables, then defaults.
+
+The API key is held as a :class:`pydantic.SecretStr` and never rendered. Settings are resolved
+once, when a client is built, so a missing key fails at construction, not as a 401 later.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import os
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Final, Union
+from urllib.parse import urlsplit
+
+import httpx
+from pydantic import SecretStr
+
+from langchain_toolrouter.errors import ConfigurationError
+
+__all__ = [
+    "API_VERSIONS",
+    "DEFAULT_API_VERSION",
+    "DEFAULT_BASE_URL",
+    "DEFAULT_EXECUTE_TIMEOUT",
+    "DEFAULT_TIMEOUT",
+    "UNSET",
+    "TimeoutTypes",
+    "ToolRouterSettings",
+    "Unset",
+    "logger",
+    "to_timeout",
+]
+
+logger = logging.getLogger("langchain_toolrouter")
+
+DEFAULT_BASE_URL: Final = "https://backend.composio.dev"
+DEFAULT_API_VERSION: Final = "v3"
+API_VERSIONS: Final = ("v3", "v3.1")
+DEFAULT_CONNECT_TIMEOUT: Final = 5.0
+DEFAULT_TIMEOUT: Final = httpx.Timeout(30.0, connect=DEFAULT_CONNECT_TIMEOUT)
+"""Every operation except tool execution: 30 s to read, 5 s to connect."""
+DEFAULT_EXECUTE_TIMEOUT: Final = httpx.Timeout(180.0, connect=DEFAULT_CONNECT_TIMEOUT)
+"""execute, execute_meta and proxy_execute run real tools (sandbox cells run up to 180 s)."""
+
+ENV_API_KEY: Final = "COMPOSIO_API_KEY"
+ENV_BASE_URL: Final = "COMPOSIO_BASE_URL"
+ENV_API_VERSION: Final = "COMPOSIO_API_VERSION"
+
+
+class Unset(Enum):
+    """Marks "not given", so that ``timeout=None`` can mean "no timeout"."""
+
+    UNSET = "UNSET"
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET: Final = Unset.UNSET
+
+TimeoutTypes = Union[float, httpx.Timeout, None]  # noqa: UP007 (a runtime alias on 3.10)
+"""A timeout in seconds (connect capped at 5 s), an ``httpx.Timeout``, or None for no timeout."""
+
+
+def to_timeout(value: TimeoutTypes) -> httpx.Timeout:
+    """Normalise a user timeout; a number bounds every phase, connect at most 5 s."""
+    if isinstance(value, httpx.Timeout):
+        return value
+    if value is None:
+        return httpx.Timeout(None)
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        raise ConfigurationError(
+            f"timeout must be a positive number of seconds, an httpx.Timeout or None "
+            f"(no timeout); got {value!r}"
+        )
+    return httpx.Timeout(float(value), connect=min(float(value), DEFAULT_CONNECT_TIMEOUT))
+
+
+_warned_http_hosts: set[str] = set()
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _normalise_base_url(raw: str) -> str:
+    text = raw.strip().rstrip("/")
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigurationError(
+            f"base URL must be an absolute http(s) URL such as {DEFAULT_BASE_URL!r}; got "
+            f"{raw!r}. Pass base_url=... or set {ENV_BASE_URL}."
+        )
+    if parts.username or parts.password:
+        raise ConfigurationError(
+            f"base URL must not contain credentials; pass the key as api_key or set {ENV_API_KEY}."
+        )
+    if parts.query or parts.fragment:
+        raise ConfigurationError(f"base URL must not have a query or fragment; got {raw!r}")
+    if parts.scheme == "http" and not _is_loopback(parts.hostname):
+        origin = f"{parts.scheme}://{parts.netloc}"
+        if origin not in _warned_http_hosts:
+            _warned_http_hosts.add(origin)
+            logger.warning(
+                "base URL %s is plain http to a non-loopback host: the API key will travel "
+                "unencrypted. Use https unless this is a trusted test network.",
+                origin,
+            )
+    return text
+
+
+@dataclass(frozen=True)
+class ToolRouterSettings:
+    """Resolved client settings (build with :meth:`resolve`).
+
+    Attributes:
+        api_key: the project API key, sent only as ``x-api-key`` to ``base_url``'s origin.
+        base_url: service root without trailing slash, e.g. ``https://backend.composio.dev``.
+        api_version: ``v3`` (the spec) or ``v3.1`` (what the official client uses).
+        timeout: default timeout of every operation.
+        execute_timeout: timeout of execute, execute_meta and proxy_execute.
+    """
+
+    api_key: SecretStr = field(repr=False)
+    base_url: str = DEFAULT_BASE_URL
+    api_version: str = DEFAULT_API_VERSION
+    timeout: httpx.Timeout = field(default_factory=lambda: DEFAULT_TIMEOUT)
+    execute_timeout: httpx.Timeout = field(default_factory=lambda: DEFAULT_EXECUTE_TIMEOUT)
+
+    @classmethod
+    def resolve(
+        cls,
+        *,
+        api_key: str | SecretStr | None = None,
+        base_url: str | None = None,
+        api_version: str | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+        execute_timeout: TimeoutTypes | Unset = UNSET,
+    ) -> ToolRouterSettings:
+        """Argument first, then ``COMPOSIO_API_KEY``/``COMPOSIO_BASE_URL``/``COMPOSIO_API_VERSION``.
+
+        Raises:
+            ConfigurationError: no key anywhere, or an unusable base URL, version or timeout.
+        """
+        key = api_key.get_secret_value() if isinstance(api_key, SecretStr) else api_key
+        if key is None:
+            key = os.environ.get(ENV_API_KEY)
+        key = (key or "").strip()
+        if not key:
+            raise ConfigurationError(
+                f"no Composio API key: pass api_key=... or set the {ENV_API_KEY} environment "
+                "variable (project keys start with 'ak_'; find yours in the Composio dashboard)."
+            )
+        url = base_url or os.environ.get(ENV_BASE_URL) or DEFAULT_BASE_URL
+        version = (api_version or os.environ.get(ENV_API_VERSION) or DEFAULT_API_VERSION).strip()
+        if version not in API_VERSIONS:
+            raise ConfigurationError(
+                f"api_version must be one of {', '.join(API_VERSIONS)}; got {version!r}. "
+                f"Pass api_version=... or set {ENV_API_VERSION}."
+            )
+        return cls(
+            api_key=SecretStr(key),
+            base_url=_normalise_base_url(url),
+            api_version=version,
+            timeout=DEFAULT_TIMEOUT if isinstance(timeout, Unset) else to_timeout(timeout),
+            execute_timeout=(
+                DEFAULT_EXECUTE_TIMEOUT
+                if isinstance(execute_timeout, Unset)
+                else to_timeout(execute_timeout)
+            ),
+        )
+
+    @property
+    def origin(self) -> tuple[str, str, int | None]:
+        """(scheme, host, port) of the base URL: the only place the key may be sent."""
+        url = httpx.URL(self.base_url)
+        return (url.scheme, url.host, url.port)
+
+    @property
+    def api_root(self) -> str:
+        """Absolute URL every operation path is appended to, e.g. ``.../api/v3``."""
+        return f"{self.base_url}/api/{self.api_version}"

@@ -1,0 +1,1112 @@
+"""Low-level clients of the Tool Router session API: one method per operation, sync and async.
+
+:class:`_BaseClient` holds the settings and makes every decision (request building through the
+shared codec, retry rules); :class:`ToolRouterClient` and :class:`AsyncToolRouterClient` only send.
+Their methods have the same names in the same order, so the two can be read side by side.
+
+Every method takes two keyword-only extras:
+
+* ``timeout``: per-call override (seconds, ``httpx.Timeout``, or None for no timeout); left out,
+  the client's default applies (the longer execute timeout for execute-type calls).
+* ``request_id``: the ``x-request-id`` of this call (default: a fresh uuid4 hex), the same on
+  every retry.
+
+Mount operations take ``mount_id`` as a keyword (default ``"files"``, the only mount the
+official SDK knows).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from enum import Enum
+from types import TracebackType
+from typing import Any, TypeVar
+
+import httpx
+import tenacity
+from pydantic import BaseModel, SecretStr
+from typing_extensions import Self
+
+from langchain_toolrouter import _client_calls as calls
+from langchain_toolrouter._config import (
+    UNSET,
+    TimeoutTypes,
+    ToolRouterSettings,
+    Unset,
+    logger,
+)
+from langchain_toolrouter.wire import models as m
+from langchain_toolrouter.wire import operations as ops
+from langchain_toolrouter.wire.codec import (
+    REQUEST_ID_HEADER,
+    build_request,
+    map_transport_error,
+    new_request_id,
+    parse_response,
+)
+from langchain_toolrouter.wire.operations import Operation
+from langchain_toolrouter.wire.retry import (
+    RetryPolicy,
+    is_retryable,
+    next_delay,
+    should_stop,
+    waits_enabled,
+)
+
+__all__ = ["AsyncToolRouterClient", "RetryPolicy", "ToolRouterClient"]
+
+ResponseT = TypeVar("ResponseT", bound=BaseModel)
+_Params = Mapping[str, Any]
+_DEFAULT_MOUNT = "files"
+
+
+class ClientState(Enum):
+    """Lifecycle of a client: usable until closed, never reopened."""
+
+    OPEN = "open"
+    CLOSED = "closed"
+
+
+class _BaseClient:
+    """Settings, request preparation and retry rules shared by both clients (no I/O)."""
+
+    def __init__(
+        self,
+        *,
+        api_key: str | SecretStr | None,
+        base_url: str | None,
+        api_version: str | None,
+        timeout: TimeoutTypes | Unset,
+        execute_timeout: TimeoutTypes | Unset,
+        retry: RetryPolicy | None,
+    ) -> None:
+        self._settings = ToolRouterSettings.resolve(
+            api_key=api_key,
+            base_url=base_url,
+            api_version=api_version,
+            timeout=timeout,
+            execute_timeout=execute_timeout,
+        )
+        self._retry = retry if retry is not None else RetryPolicy()
+        self._state = ClientState.OPEN
+
+    @property
+    def settings(self) -> ToolRouterSettings:
+        """The resolved settings (the key inside is a ``SecretStr``)."""
+        return self._settings
+
+    @property
+    def retry_policy(self) -> RetryPolicy:
+        """How failed calls are retried."""
+        return self._retry
+
+    @property
+    def is_closed(self) -> bool:
+        """True once :meth:`close` (or ``aclose``) ran."""
+        return self._state is ClientState.CLOSED
+
+    def __repr__(self) -> str:
+        s = self._settings
+        return (
+            f"{type(self).__name__}(base_url={s.base_url!r}, api_version={s.api_version!r}, "
+            f"state={self._state.value!r})"
+        )
+
+    def _check_open(self) -> None:
+        if self._state is ClientState.CLOSED:
+            raise RuntimeError(
+                f"{type(self).__name__} is closed; create a new client to send more requests"
+            )
+
+    def _prepare(
+        self,
+        op: Operation[Any],
+        path_params: _Params,
+        payload: BaseModel | None,
+        timeout: TimeoutTypes | Unset,
+        request_id: str | None,
+    ) -> httpx.Request:
+        self._check_open()
+        return build_request(
+            op,
+            self._settings,
+            path_params,
+            payload,
+            request_id=calls.check_request_id(request_id) or new_request_id(),
+            timeout=timeout,
+        )
+
+    def _retry_options(self, op: Operation[Any], request: httpx.Request) -> dict[str, Any]:
+        """tenacity's stop/wait/retry hooks, built from the pure policy in ``wire.retry``."""
+        policy = self._retry
+        request_id = request.headers.get(REQUEST_ID_HEADER)
+
+        def failure(state: tenacity.RetryCallState) -> BaseException | None:
+            outcome = state.outcome
+            return outcome.exception() if outcome is not None and outcome.failed else None
+
+        def retry(state: tenacity.RetryCallState) -> bool:
+            exc = failure(state)
+            return exc is not None and is_retryable(op.retry, exc, policy)
+
+        def wait(state: tenacity.RetryCallState) -> float:
+            return next_delay(policy, state.attempt_number - 1, failure(state))
+
+        def stop(state: tenacity.RetryCallState) -> bool:
+            elapsed = state.seconds_since_start or 0.0
+            return should_stop(policy, state.attempt_number, elapsed, state.upcoming_sleep)
+
+        def before_sleep(state: tenacity.RetryCallState) -> None:
+            logger.info(
+                "%s attempt %d failed (%s); retrying in %.2fs (request id %s)",
+                op.name,
+                state.attempt_number,
+                failure(state),
+                state.upcoming_sleep,
+                request_id,
+            )
+
+        return {
+            "retry": retry,
+            "wait": wait,
+            "stop": stop,
+            "before_sleep": before_sleep,
+            "reraise": True,
+        }
+
+    @staticmethod
+    def _log_response(op: Operation[Any], response: httpx.Response) -> None:
+        if logger.isEnabledFor(logging.DEBUG):
+            logger.debug(
+                "%s %s %s -> %d (request id %s)",
+                op.name,
+                response.request.method,
+                response.request.url,
+                response.status_code,
+                response.request.headers.get(REQUEST_ID_HEADER),
+            )
+
+
+class ToolRouterClient(_BaseClient):
+    """Synchronous client of the Tool Router session API.
+
+    Args:
+        api_key: project API key; default ``COMPOSIO_API_KEY``. Required.
+        base_url: service root; default ``COMPOSIO_BASE_URL``, then ``https://backend.composio.dev``.
+        api_version: ``"v3"`` (default, as the spec) or ``"v3.1"``; env ``COMPOSIO_API_VERSION``.
+        timeout: default timeout (30 s read, 5 s connect); None for no timeout.
+        execute_timeout: timeout of execute, execute_meta and proxy_execute (default 180 s).
+        retry: a :class:`RetryPolicy` (default: 3 attempts within 60 s).
+        http_client: your own ``httpx.Client`` (e.g. Starlette's ``TestClient``); it is used as
+            is and not closed by :meth:`close`. Requests are built whole by this client, so its
+            base URL and default headers are not used.
+
+    Raises:
+        ConfigurationError: no API key, or an unusable base URL, version or timeout.
+    """
+
+    def __init__(
+        self,
+        *,
+        api_key: str | SecretStr | None = None,
+        base_url: str | None = None,
+        api_version: str | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+        execute_timeout: TimeoutTypes | Unset = UNSET,
+        retry: RetryPolicy | None = None,
+        http_client: httpx.Client | None = None,
+    ) -> None:
+        super().__init__(
+            api_key=api_key,
+            base_url=base_url,
+            api_version=api_version,
+            timeout=timeout,
+            execute_timeout=execute_timeout,
+            retry=retry,
+        )
+        self._owns_http = http_client is None
+        self._http = http_client if http_client is not None else httpx.Client()
+
+    def close(self) -> None:
+        """Close the connection pool this client opened (a caller's ``http_client`` stays open)."""
+        if self._state is not ClientState.CLOSED:
+            self._state = ClientState.CLOSED
+            if self._owns_http:
+                self._http.close()
+
+    def __enter__(self) -> Self:
+        self._check_open()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- sending -----------------------------------------------------------------------------
+
+    def _send(
+        self,
+        op: Operation[ResponseT],
+        path_params: _Params,
+        payload: BaseModel | None,
+        timeout: TimeoutTypes | Unset,
+        request_id: str | None,
+    ) -> ResponseT:
+        request = self._prepare(op, path_params, payload, timeout, request_id)
+        retrying = tenacity.Retrying(sleep=self._sleep, **self._retry_options(op, request))
+        result: ResponseT = retrying(self._attempt, op, request)
+        return result
+
+    def _attempt(self, op: Operation[ResponseT], request: httpx.Request) -> ResponseT:
+        self._check_open()
+        try:
+            response = self._http.send(request, follow_redirects=False)
+        except httpx.HTTPError as exc:
+            raise map_transport_error(op, exc, request.headers.get(REQUEST_ID_HEADER)) from exc
+        try:
+            self._log_response(op, response)
+            return parse_response(op, response)
+        finally:
+            response.close()
+
+    def _sleep(self, seconds: float) -> None:
+        if waits_enabled(self._retry):
+            time.sleep(seconds)
+
+    # -- sessions ----------------------------------------------------------------------------
+
+    def create_session(
+        self,
+        request: m.SessionCreateRequest | Mapping[str, Any] | None = None,
+        /,
+        *,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+        **fields: Any,
+    ) -> m.Session:
+        """Create a session (``POST /tool_router/session``).
+
+        Give a :class:`SessionCreateRequest`, a mapping, keyword fields, or a mix (keywords win):
+        ``client.create_session(user_id="u1", toolkits=["gmail"])``. Not retried once sent: a
+        retry could leave an extra session behind.
+        """
+        body = calls.merge_payload(ops.CREATE_SESSION, request, fields)
+        return self._send(ops.CREATE_SESSION, {}, body, timeout, request_id)
+
+    def get_session(
+        self,
+        session_id: str,
+        *,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.Session:
+        """Read a session back (``GET /tool_router/session/{session_id}``)."""
+        return self._send(ops.GET_SESSION, {"session_id": session_id}, None, timeout, request_id)
+
+    def update_session(
+        self,
+        session_id: str,
+        request: m.SessionUpdateRequest | Mapping[str, Any] | None = None,
+        /,
+        *,
+        expected_config_version: int | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+        **fields: Any,
+    ) -> m.Session:
+        """Change a session's config (``PATCH``); a block set to None is removed.
+
+        With ``expected_config_version`` the change applies only if the stored version matches;
+        otherwise :class:`ConflictError` (409). Never retried once sent.
+        """
+        if expected_config_version is not None:
+            fields["expected_config_version"] = expected_config_version
+        body = calls.merge_payload(ops.UPDATE_SESSION, request, fields)
+        return self._send(ops.UPDATE_SESSION, {"session_id": session_id}, body, timeout, request_id)
+
+    def delete_session(
+        self,
+        session_id: str,
+        *,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.SessionDeleteResult:
+        """Delete a session now; later calls on it get :class:`NotFoundError`."""
+        return self._send(ops.DELETE_SESSION, {"session_id": session_id}, None, timeout, request_id)
+
+    def attach(
+        self,
+        session_id: str,
+        *,
+        custom_tools: Sequence[m.CustomToolDefinition | Mapping[str, Any]] | None = None,
+        custom_toolkits: Sequence[m.CustomToolkitDefinition | Mapping[str, Any]] | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.Session:
+        """Resume a session with inline custom definitions; the answer maps their final slugs."""
+        body = calls.payload(
+            ops.ATTACH, experimental=calls.inline_customs(custom_tools, custom_toolkits)
+        )
+        return self._send(ops.ATTACH, {"session_id": session_id}, body, timeout, request_id)
+
+    # -- execution ---------------------------------------------------------------------------
+
+    def execute(
+        self,
+        session_id: str,
+        tool_slug: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        account: str | None = None,
+        experimental: m.InlineCustomTools | Mapping[str, Any] | None = None,
+        enable_auto_workbench_offload: bool | None = None,
+        input_responses: Mapping[str, Any] | None = None,
+        request_state: Any = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.ExecuteResult:
+        """Run a tool. A tool that ran and failed returns ``successful=False``, not an error.
+
+        Retried only when the request provably never ran (no connection, or 429).
+        """
+        body = calls.payload(
+            ops.EXECUTE,
+            tool_slug=tool_slug,
+            arguments=arguments,
+            account=account,
+            experimental=experimental,
+            enable_auto_workbench_offload=enable_auto_workbench_offload,
+            input_responses=input_responses,
+            request_state=request_state,
+        )
+        return self._send(ops.EXECUTE, {"session_id": session_id}, body, timeout, request_id)
+
+    def execute_meta(
+        self,
+        session_id: str,
+        slug: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        experimental: m.InlineCustomTools | Mapping[str, Any] | None = None,
+        input_responses: Mapping[str, Any] | None = None,
+        request_state: Any = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.ExecuteResult:
+        """Run a ``COMPOSIO_*`` meta tool; same result and retry rules as :meth:`execute`."""
+        body = calls.payload(
+            ops.EXECUTE_META,
+            slug=slug,
+            arguments=arguments,
+            experimental=experimental,
+            input_responses=input_responses,
+            request_state=request_state,
+        )
+        return self._send(ops.EXECUTE_META, {"session_id": session_id}, body, timeout, request_id)
+
+    def create_link(
+        self,
+        session_id: str,
+        toolkit: str,
+        *,
+        callback_url: str | None = None,
+        alias: str | None = None,
+        experimental: m.LinkExperimental | Mapping[str, Any] | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.LinkResponse:
+        """Start connecting an account for ``toolkit``; send the user to ``redirect_url``."""
+        body = calls.payload(
+            ops.CREATE_LINK,
+            toolkit=toolkit,
+            callback_url=callback_url,
+            alias=alias,
+            experimental=experimental,
+        )
+        return self._send(ops.CREATE_LINK, {"session_id": session_id}, body, timeout, request_id)
+
+    def proxy_execute(
+        self,
+        session_id: str,
+        toolkit_slug: str,
+        endpoint: str,
+        method: str = "GET",
+        *,
+        body: Any = None,
+        binary_body: m.BinaryBody | Mapping[str, Any] | None = None,
+        parameters: Sequence[m.ProxyParameter | Mapping[str, Any]] | None = None,
+        custom_connection_data: Mapping[str, Any] | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.ProxyResult:
+        """Call the toolkit's API through the session's connection (body None: none sent)."""
+        payload = calls.payload(
+            ops.PROXY_EXECUTE,
+            toolkit_slug=toolkit_slug,
+            endpoint=endpoint,
+            method=method,
+            body=body,
+            binary_body=binary_body,
+            parameters=parameters,
+            custom_connection_data=custom_connection_data,
+        )
+        return self._send(
+            ops.PROXY_EXECUTE, {"session_id": session_id}, payload, timeout, request_id
+        )
+
+    # -- listing and search ------------------------------------------------------------------
+
+    def list_toolkits(
+        self,
+        session_id: str,
+        *,
+        cursor: str | None = None,
+        limit: int | None = None,
+        is_connected: bool | None = None,
+        search: str | None = None,
+        toolkits: Sequence[str] | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.ToolkitPage:
+        """One page of the session's toolkits (``limit`` at most 50 on v3.1)."""
+        query = calls.payload(
+            ops.LIST_TOOLKITS,
+            cursor=cursor,
+            limit=limit,
+            is_connected=is_connected,
+            search=search,
+            toolkits=toolkits,
+        )
+        return self._send(ops.LIST_TOOLKITS, {"session_id": session_id}, query, timeout, request_id)
+
+    def list_tools(
+        self,
+        session_id: str,
+        *,
+        cursor: str | None = None,
+        limit: int | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.ToolPage:
+        """One page of the session's tools with their schemas (``limit`` at most 500)."""
+        query = calls.payload(ops.LIST_TOOLS, cursor=cursor, limit=limit)
+        return self._send(ops.LIST_TOOLS, {"session_id": session_id}, query, timeout, request_id)
+
+    def search(
+        self,
+        session_id: str,
+        queries: calls.QueriesInput,
+        *,
+        model: str | None = None,
+        experimental: m.InlineCustomTools | Mapping[str, Any] | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.SearchResponse:
+        """Search tools for one use case (a string) or several; one result per query."""
+        body = calls.payload(
+            ops.SEARCH,
+            queries=calls.search_queries(queries),
+            model=model,
+            experimental=experimental,
+        )
+        return self._send(ops.SEARCH, {"session_id": session_id}, body, timeout, request_id)
+
+    # -- mounts ------------------------------------------------------------------------------
+
+    def list_mount_items(
+        self,
+        session_id: str,
+        *,
+        mount_id: str = _DEFAULT_MOUNT,
+        cursor: str | None = None,
+        limit: int | None = None,
+        prefix: str | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.MountItemPage:
+        """One page of files in a mount; ``prefix`` filters by path (``""``/``"/"``: all)."""
+        query = calls.payload(
+            ops.LIST_MOUNT_ITEMS,
+            cursor=cursor,
+            limit=limit,
+            mount_relative_prefix=calls.mount_prefix(prefix),
+        )
+        params = {"session_id": session_id, "mount_id": mount_id}
+        return self._send(ops.LIST_MOUNT_ITEMS, params, query, timeout, request_id)
+
+    def create_download_url(
+        self,
+        session_id: str,
+        mount_relative_path: str,
+        *,
+        mount_id: str = _DEFAULT_MOUNT,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.DownloadUrl:
+        """A presigned URL to download one mount file (fetch it without the API key)."""
+        body = calls.payload(ops.CREATE_DOWNLOAD_URL, mount_relative_path=mount_relative_path)
+        params = {"session_id": session_id, "mount_id": mount_id}
+        return self._send(ops.CREATE_DOWNLOAD_URL, params, body, timeout, request_id)
+
+    def create_upload_url(
+        self,
+        session_id: str,
+        mount_relative_path: str,
+        *,
+        mimetype: str | None = None,
+        mount_id: str = _DEFAULT_MOUNT,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.UploadUrl:
+        """A presigned URL to PUT one mount file's bytes to (without the API key)."""
+        body = calls.payload(
+            ops.CREATE_UPLOAD_URL, mount_relative_path=mount_relative_path, mimetype=mimetype
+        )
+        params = {"session_id": session_id, "mount_id": mount_id}
+        return self._send(ops.CREATE_UPLOAD_URL, params, body, timeout, request_id)
+
+    def delete_mount_item(
+        self,
+        session_id: str,
+        mount_relative_path: str,
+        *,
+        mount_id: str = _DEFAULT_MOUNT,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.MountDeleteResult:
+        """Delete one mount file; deleting a missing file also succeeds."""
+        body = calls.payload(ops.DELETE_MOUNT_ITEM, mount_relative_path=mount_relative_path)
+        params = {"session_id": session_id, "mount_id": mount_id}
+        return self._send(ops.DELETE_MOUNT_ITEM, params, body, timeout, request_id)
+
+    # -- every page --------------------------------------------------------------------------
+
+    def iter_toolkits(
+        self,
+        session_id: str,
+        *,
+        limit: int | None = None,
+        is_connected: bool | None = None,
+        search: str | None = None,
+        toolkits: Sequence[str] | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+    ) -> Iterator[m.ToolkitItem]:
+        """Every toolkit of the session, page after page."""
+        pages, cursor = calls.CursorTracker(ops.LIST_TOOLKITS), None
+        while True:
+            page = self.list_toolkits(
+                session_id,
+                cursor=cursor,
+                limit=limit,
+                is_connected=is_connected,
+                search=search,
+                toolkits=toolkits,
+                timeout=timeout,
+            )
+            yield from page.items
+            if (cursor := pages.next(page.next_cursor)) is None:
+                return
+
+    def iter_tools(
+        self,
+        session_id: str,
+        *,
+        limit: int | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+    ) -> Iterator[m.ToolSchema]:
+        """Every tool of the session, page after page."""
+        pages, cursor = calls.CursorTracker(ops.LIST_TOOLS), None
+        while True:
+            page = self.list_tools(session_id, cursor=cursor, limit=limit, timeout=timeout)
+            yield from page.items
+            if (cursor := pages.next(page.next_cursor)) is None:
+                return
+
+    def iter_mount_items(
+        self,
+        session_id: str,
+        *,
+        mount_id: str = _DEFAULT_MOUNT,
+        limit: int | None = None,
+        prefix: str | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+    ) -> Iterator[m.MountItem]:
+        """Every file of a mount, page after page."""
+        pages, cursor = calls.CursorTracker(ops.LIST_MOUNT_ITEMS), None
+        while True:
+            page = self.list_mount_items(
+                session_id,
+                mount_id=mount_id,
+                cursor=cursor,
+                limit=limit,
+                prefix=prefix,
+                timeout=timeout,
+            )
+            yield from page.items
+            if (cursor := pages.next(page.next_cursor)) is None:
+                return
+
+
+class AsyncToolRouterClient(_BaseClient):
+    """Asynchronous client of the Tool Router session API: :class:`ToolRouterClient`, awaitable.
+
+    Same arguments as the sync client; ``http_client`` is an ``httpx.AsyncClient`` (e.g. one
+    over ``httpx.ASGITransport``), used as is and not closed by :meth:`aclose`.
+    """
+
+    def __init__(
+        self,
+        *,
+        api_key: str | SecretStr | None = None,
+        base_url: str | None = None,
+        api_version: str | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+        execute_timeout: TimeoutTypes | Unset = UNSET,
+        retry: RetryPolicy | None = None,
+        http_client: httpx.AsyncClient | None = None,
+    ) -> None:
+        super().__init__(
+            api_key=api_key,
+            base_url=base_url,
+            api_version=api_version,
+            timeout=timeout,
+            execute_timeout=execute_timeout,
+            retry=retry,
+        )
+        self._owns_http = http_client is None
+        self._http = http_client if http_client is not None else httpx.AsyncClient()
+
+    async def aclose(self) -> None:
+        """Close the connection pool this client opened (a caller's ``http_client`` stays open)."""
+        if self._state is not ClientState.CLOSED:
+            self._state = ClientState.CLOSED
+            if self._owns_http:
+                await self._http.aclose()
+
+    async def __aenter__(self) -> Self:
+        self._check_open()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    # -- sending -----------------------------------------------------------------------------
+
+    async def _send(
+        self,
+        op: Operation[ResponseT],
+        path_params: _Params,
+        payload: BaseModel | None,
+        timeout: TimeoutTypes | Unset,
+        request_id: str | None,
+    ) -> ResponseT:
+        request = self._prepare(op, path_params, payload, timeout, request_id)
+        retrying = tenacity.AsyncRetrying(sleep=self._sleep, **self._retry_options(op, request))
+        result: ResponseT = await retrying(self._attempt, op, request)
+        return result
+
+    async def _attempt(self, op: Operation[ResponseT], request: httpx.Request) -> ResponseT:
+        self._check_open()
+        try:
+            response = await self._http.send(request, follow_redirects=False)
+        except httpx.HTTPError as exc:
+            raise map_transport_error(op, exc, request.headers.get(REQUEST_ID_HEADER)) from exc
+        try:
+            self._log_response(op, response)
+            return parse_response(op, response)
+        finally:
+            await response.aclose()
+
+    async def _sleep(self, seconds: float) -> None:
+        if waits_enabled(self._retry):
+            await asyncio.sleep(seconds)
+
+    # -- sessions ----------------------------------------------------------------------------
+
+    async def create_session(
+        self,
+        request: m.SessionCreateRequest | Mapping[str, Any] | None = None,
+        /,
+        *,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+        **fields: Any,
+    ) -> m.Session:
+        """Create a session; see :meth:`ToolRouterClient.create_session`."""
+        body = calls.merge_payload(ops.CREATE_SESSION, request, fields)
+        return await self._send(ops.CREATE_SESSION, {}, body, timeout, request_id)
+
+    async def get_session(
+        self,
+        session_id: str,
+        *,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.Session:
+        """Read a session back."""
+        return await self._send(
+            ops.GET_SESSION, {"session_id": session_id}, None, timeout, request_id
+        )
+
+    async def update_session(
+        self,
+        session_id: str,
+        request: m.SessionUpdateRequest | Mapping[str, Any] | None = None,
+        /,
+        *,
+        expected_config_version: int | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+        **fields: Any,
+    ) -> m.Session:
+        """Change a session's config; see :meth:`ToolRouterClient.update_session`."""
+        if expected_config_version is not None:
+            fields["expected_config_version"] = expected_config_version
+        body = calls.merge_payload(ops.UPDATE_SESSION, request, fields)
+        return await self._send(
+            ops.UPDATE_SESSION, {"session_id": session_id}, body, timeout, request_id
+        )
+
+    async def delete_session(
+        self,
+        session_id: str,
+        *,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.SessionDeleteResult:
+        """Delete a session now."""
+        return await self._send(
+            ops.DELETE_SESSION, {"session_id": session_id}, None, timeout, request_id
+        )
+
+    async def attach(
+        self,
+        session_id: str,
+        *,
+        custom_tools: Sequence[m.CustomToolDefinition | Mapping[str, Any]] | None = None,
+        custom_toolkits: Sequence[m.CustomToolkitDefinition | Mapping[str, Any]] | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.Session:
+        """Resume a session with inline custom definitions."""
+        body = calls.payload(
+            ops.ATTACH, experimental=calls.inline_customs(custom_tools, custom_toolkits)
+        )
+        return await self._send(ops.ATTACH, {"session_id": session_id}, body, timeout, request_id)
+
+    # -- execution ---------------------------------------------------------------------------
+
+    async def execute(
+        self,
+        session_id: str,
+        tool_slug: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        account: str | None = None,
+        experimental: m.InlineCustomTools | Mapping[str, Any] | None = None,
+        enable_auto_workbench_offload: bool | None = None,
+        input_responses: Mapping[str, Any] | None = None,
+        request_state: Any = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.ExecuteResult:
+        """Run a tool; see :meth:`ToolRouterClient.execute`."""
+        body = calls.payload(
+            ops.EXECUTE,
+            tool_slug=tool_slug,
+            arguments=arguments,
+            account=account,
+            experimental=experimental,
+            enable_auto_workbench_offload=enable_auto_workbench_offload,
+            input_responses=input_responses,
+            request_state=request_state,
+        )
+        return await self._send(ops.EXECUTE, {"session_id": session_id}, body, timeout, request_id)
+
+    async def execute_meta(
+        self,
+        session_id: str,
+        slug: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        experimental: m.InlineCustomTools | Mapping[str, Any] | None = None,
+        input_responses: Mapping[str, Any] | None = None,
+        request_state: Any = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.ExecuteResult:
+        """Run a ``COMPOSIO_*`` meta tool."""
+        body = calls.payload(
+            ops.EXECUTE_META,
+            slug=slug,
+            arguments=arguments,
+            experimental=experimental,
+            input_responses=input_responses,
+            request_state=request_state,
+        )
+        return await self._send(
+            ops.EXECUTE_META, {"session_id": session_id}, body, timeout, request_id
+        )
+
+    async def create_link(
+        self,
+        session_id: str,
+        toolkit: str,
+        *,
+        callback_url: str | None = None,
+        alias: str | None = None,
+        experimental: m.LinkExperimental | Mapping[str, Any] | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.LinkResponse:
+        """Start connecting an account for ``toolkit``."""
+        body = calls.payload(
+            ops.CREATE_LINK,
+            toolkit=toolkit,
+            callback_url=callback_url,
+            alias=alias,
+            experimental=experimental,
+        )
+        return await self._send(
+            ops.CREATE_LINK, {"session_id": session_id}, body, timeout, request_id
+        )
+
+    async def proxy_execute(
+        self,
+        session_id: str,
+        toolkit_slug: str,
+        endpoint: str,
+        method: str = "GET",
+        *,
+        body: Any = None,
+        binary_body: m.BinaryBody | Mapping[str, Any] | None = None,
+        parameters: Sequence[m.ProxyParameter | Mapping[str, Any]] | None = None,
+        custom_connection_data: Mapping[str, Any] | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.ProxyResult:
+        """Call the toolkit's API through the session's connection."""
+        payload = calls.payload(
+            ops.PROXY_EXECUTE,
+            toolkit_slug=toolkit_slug,
+            endpoint=endpoint,
+            method=method,
+            body=body,
+            binary_body=binary_body,
+            parameters=parameters,
+            custom_connection_data=custom_connection_data,
+        )
+        return await self._send(
+            ops.PROXY_EXECUTE, {"session_id": session_id}, payload, timeout, request_id
+        )
+
+    # -- listing and search ------------------------------------------------------------------
+
+    async def list_toolkits(
+        self,
+        session_id: str,
+        *,
+        cursor: str | None = None,
+        limit: int | None = None,
+        is_connected: bool | None = None,
+        search: str | None = None,
+        toolkits: Sequence[str] | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.ToolkitPage:
+        """One page of the session's toolkits."""
+        query = calls.payload(
+            ops.LIST_TOOLKITS,
+            cursor=cursor,
+            limit=limit,
+            is_connected=is_connected,
+            search=search,
+            toolkits=toolkits,
+        )
+        return await self._send(
+            ops.LIST_TOOLKITS, {"session_id": session_id}, query, timeout, request_id
+        )
+
+    async def list_tools(
+        self,
+        session_id: str,
+        *,
+        cursor: str | None = None,
+        limit: int | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.ToolPage:
+        """One page of the session's tools with their schemas."""
+        query = calls.payload(ops.LIST_TOOLS, cursor=cursor, limit=limit)
+        return await self._send(
+            ops.LIST_TOOLS, {"session_id": session_id}, query, timeout, request_id
+        )
+
+    async def search(
+        self,
+        session_id: str,
+        queries: calls.QueriesInput,
+        *,
+        model: str | None = None,
+        experimental: m.InlineCustomTools | Mapping[str, Any] | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.SearchResponse:
+        """Search tools for one use case or several."""
+        body = calls.payload(
+            ops.SEARCH,
+            queries=calls.search_queries(queries),
+            model=model,
+            experimental=experimental,
+        )
+        return await self._send(ops.SEARCH, {"session_id": session_id}, body, timeout, request_id)
+
+    # -- mounts ------------------------------------------------------------------------------
+
+    async def list_mount_items(
+        self,
+        session_id: str,
+        *,
+        mount_id: str = _DEFAULT_MOUNT,
+        cursor: str | None = None,
+        limit: int | None = None,
+        prefix: str | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.MountItemPage:
+        """One page of files in a mount."""
+        query = calls.payload(
+            ops.LIST_MOUNT_ITEMS,
+            cursor=cursor,
+            limit=limit,
+            mount_relative_prefix=calls.mount_prefix(prefix),
+        )
+        params = {"session_id": session_id, "mount_id": mount_id}
+        return await self._send(ops.LIST_MOUNT_ITEMS, params, query, timeout, request_id)
+
+    async def create_download_url(
+        self,
+        session_id: str,
+        mount_relative_path: str,
+        *,
+        mount_id: str = _DEFAULT_MOUNT,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.DownloadUrl:
+        """A presigned URL to download one mount file."""
+        body = calls.payload(ops.CREATE_DOWNLOAD_URL, mount_relative_path=mount_relative_path)
+        params = {"session_id": session_id, "mount_id": mount_id}
+        return await self._send(ops.CREATE_DOWNLOAD_URL, params, body, timeout, request_id)
+
+    async def create_upload_url(
+        self,
+        session_id: str,
+        mount_relative_path: str,
+        *,
+        mimetype: str | None = None,
+        mount_id: str = _DEFAULT_MOUNT,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.UploadUrl:
+        """A presigned URL to PUT one mount file's bytes to."""
+        body = calls.payload(
+            ops.CREATE_UPLOAD_URL, mount_relative_path=mount_relative_path, mimetype=mimetype
+        )
+        params = {"session_id": session_id, "mount_id": mount_id}
+        return await self._send(ops.CREATE_UPLOAD_URL, params, body, timeout, request_id)
+
+    async def delete_mount_item(
+        self,
+        session_id: str,
+        mount_relative_path: str,
+        *,
+        mount_id: str = _DEFAULT_MOUNT,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.MountDeleteResult:
+        """Delete one mount file."""
+        body = calls.payload(ops.DELETE_MOUNT_ITEM, mount_relative_path=mount_relative_path)
+        params = {"session_id": session_id, "mount_id": mount_id}
+        return await self._send(ops.DELETE_MOUNT_ITEM, params, body, timeout, request_id)
+
+    # -- every page --------------------------------------------------------------------------
+
+    async def iter_toolkits(
+        self,
+        session_id: str,
+        *,
+        limit: int | None = None,
+        is_connected: bool | None = None,
+        search: str | None = None,
+        toolkits: Sequence[str] | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+    ) -> AsyncIterator[m.ToolkitItem]:
+        """Every toolkit of the session, page after page."""
+        pages, cursor = calls.CursorTracker(ops.LIST_TOOLKITS), None
+        while True:
+            page = await self.list_toolkits(
+                session_id,
+                cursor=cursor,
+                limit=limit,
+                is_connected=is_connected,
+                search=search,
+                toolkits=toolkits,
+                timeout=timeout,
+            )
+            for item in page.items:
+                yield item
+            if (cursor := pages.next(page.next_cursor)) is None:
+                return
+
+    async def iter_tools(
+        self,
+        session_id: str,
+        *,
+        limit: int | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+    ) -> AsyncIterator[m.ToolSchema]:
+        """Every tool of the session, page after page."""
+        pages, cursor = calls.CursorTracker(ops.LIST_TOOLS), None
+        while True:
+            page = await self.list_tools(session_id, cursor=cursor, limit=limit, timeout=timeout)
+            for item in page.items:
+                yield item
+            if (cursor := pages.next(page.next_cursor)) is None:
+                return
+
+    async def iter_mount_items(
+        self,
+        session_id: str,
+        *,
+        mount_id: str = _DEFAULT_MOUNT,
+        limit: int | None = None,
+        prefix: str | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+    ) -> AsyncIterator[m.MountItem]:
+        """Every file of a mount, page after page."""
+        pages, cursor = calls.CursorTracker(ops.LIST_MOUNT_ITEMS), None
+        while True:
+            page = await self.list_mount_items(
+                session_id,
+                mount_id=mount_id,
+                cursor=cursor,
+                limit=limit,
+                prefix=prefix,
+                timeout=timeout,
+            )
+            for item in page.items:
+                yield item
+            if (cursor := pages.next(page.next_cursor)) is None:
+                return

@@ -1,0 +1,347 @@
+"""Requests built and responses parsed once, for both clients. No I/O: nothing here sends or sleeps.
+
+* :func:`build_request` turns an operation, settings and a request model into an ``httpx.Request``
+  (absolute URL under the configured base only, ``x-api-key``, ``x-request-id``, timeout).
+* :func:`parse_response` turns an ``httpx.Response`` into the operation's response model, or
+  raises the typed error for its status (:mod:`langchain_toolrouter.errors`).
+* :func:`map_transport_error` is the one place httpx exceptions become ours.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+import httpx
+from pydantic import BaseModel, ValidationError
+
+from langchain_toolrouter._config import UNSET, TimeoutTypes, ToolRouterSettings, Unset, to_timeout
+from langchain_toolrouter._version import __version__
+from langchain_toolrouter.errors import (
+    APIError,
+    ConfigurationError,
+    ConnectError,
+    ConnectionLostError,
+    RateLimitError,
+    RequestTimeoutError,
+    RequestValidationError,
+    ResponseValidationError,
+    TransportError,
+    error_class_for_status,
+)
+from langchain_toolrouter.wire.operations import Operation, TimeoutClass
+from langchain_toolrouter.wire.retry import retry_after_seconds
+
+__all__ = [
+    "REQUEST_ID_HEADER",
+    "USER_AGENT",
+    "build_request",
+    "check_origin",
+    "encode_query",
+    "map_transport_error",
+    "new_request_id",
+    "parse_error",
+    "parse_response",
+    "validation_problems",
+]
+
+ResponseT = TypeVar("ResponseT", bound=BaseModel)
+
+REQUEST_ID_HEADER = "x-request-id"
+API_KEY_HEADER = "x-api-key"
+USER_AGENT = f"langchain-toolrouter/{__version__}"
+_REDACTED = "[redacted]"
+
+
+def new_request_id() -> str:
+    """A fresh request id (uuid4 hex), sent once per logical call and reused by its retries."""
+    return uuid.uuid4().hex
+
+
+def validation_problems(exc: ValidationError) -> tuple[str, list[str]]:
+    """(dotted path of the first bad field, one line per problem) from a pydantic error."""
+    lines: list[str] = []
+    first = ""
+    for index, error in enumerate(exc.errors(include_url=False)):
+        loc = ".".join(str(part) for part in error["loc"])
+        if index == 0:
+            first = loc
+        lines.append(f"{loc or '<body>'}: {error['msg']}")
+    return first, lines
+
+
+def encode_query(model: BaseModel) -> dict[str, str]:
+    """Query parameters: lists comma-joined, booleans ``true``/``false``, unset fields left out."""
+    params: dict[str, str] = {}
+    for key, value in _wire_dict(model).items():
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            params[key] = "true" if value else "false"
+        elif isinstance(value, list):
+            params[key] = ",".join(str(item) for item in value)
+        else:
+            params[key] = str(value)
+    return params
+
+
+def _wire_dict(model: BaseModel) -> dict[str, Any]:
+    """Wire spellings, only the fields that were set (an explicit None is sent as null)."""
+    return model.model_dump(mode="json", by_alias=True, exclude_unset=True)
+
+
+def _timeout_for(
+    op: Operation[Any], settings: ToolRouterSettings, timeout: TimeoutTypes | Unset
+) -> httpx.Timeout:
+    if isinstance(timeout, Unset):
+        if op.timeout is TimeoutClass.EXECUTE:
+            return settings.execute_timeout
+        return settings.timeout
+    return to_timeout(timeout)
+
+
+def build_request(
+    op: Operation[Any],
+    settings: ToolRouterSettings,
+    path_params: Mapping[str, str],
+    payload: BaseModel | None = None,
+    *,
+    request_id: str,
+    timeout: TimeoutTypes | Unset = UNSET,
+) -> httpx.Request:
+    """The HTTP request for one attempt of ``op`` (the same object is re-sent on retries).
+
+    Args:
+        op: the operation row.
+        settings: resolved settings (base URL, version, key, timeouts).
+        path_params: values for the path template; each is URL-encoded as one segment.
+        payload: an instance of ``op.request_model`` (body or query), or None when it has none.
+        request_id: the ``x-request-id`` of this logical call.
+        timeout: per-call override; UNSET takes the client's timeout for the operation's class.
+
+    Raises:
+        RequestValidationError: bad path parameters or a payload of the wrong type.
+    """
+    try:
+        path = op.render_path(dict(path_params))
+    except ValueError as exc:
+        raise RequestValidationError(op.name, [str(exc)]) from None
+    if op.request_model is None:
+        if payload is not None:
+            raise RequestValidationError(op.name, [f"{op.name} takes no request body or query"])
+    elif payload is not None and not isinstance(payload, op.request_model):
+        raise RequestValidationError(
+            op.name,
+            [f"payload must be a {op.request_model.__name__}; got {type(payload).__name__}"],
+        )
+    headers = {
+        API_KEY_HEADER: settings.api_key.get_secret_value(),
+        REQUEST_ID_HEADER: request_id,
+        "accept": "application/json",
+        "user-agent": USER_AGENT,
+    }
+    params: dict[str, str] | None = None
+    content: bytes | None = None
+    if payload is not None and op.request_in == "query":
+        params = encode_query(payload)
+    elif op.request_in == "body":
+        body = {} if payload is None else _wire_dict(payload)
+        content = json.dumps(body, separators=(",", ":")).encode()
+        headers["content-type"] = "application/json"
+    request = httpx.Request(
+        op.method,
+        settings.api_root + path,
+        params=params,
+        headers=headers,
+        content=content,
+        extensions={"timeout": _timeout_for(op, settings, timeout).as_dict()},
+    )
+    check_origin(request, settings)
+    return request
+
+
+def check_origin(request: httpx.Request, settings: ToolRouterSettings) -> None:
+    """Refuse to send the key anywhere but the configured base URL's origin."""
+    url = request.url
+    if (url.scheme, url.host, url.port) != settings.origin:
+        raise ConfigurationError(
+            f"refusing to send the API key to {url.scheme}://{url.host}: requests go only to "
+            f"the configured base URL {settings.base_url}"
+        )
+
+
+# --------------------------------------------------------------------------- responses
+
+
+def _redact(text: str, response: httpx.Response) -> str:
+    """Remove the API key from text the service echoed back (it must never reach a message)."""
+    try:
+        key = response.request.headers.get(API_KEY_HEADER)
+    except RuntimeError:  # a response built without a request
+        return text
+    if key and key in text:
+        return text.replace(key, _REDACTED)
+    return text
+
+
+def _text(response: httpx.Response) -> str:
+    try:
+        return _redact(response.text, response)
+    except (UnicodeDecodeError, LookupError):
+        return repr(response.content[:300])
+
+
+def _sent_request_id(response: httpx.Response) -> str | None:
+    try:
+        value: str | None = response.request.headers.get(REQUEST_ID_HEADER)
+    except RuntimeError:
+        return None
+    return value
+
+
+def parse_response(op: Operation[ResponseT], response: httpx.Response) -> ResponseT:
+    """The response model of a 2xx answer; otherwise raise the typed error for the status.
+
+    The body must have been read (``client.send`` without streaming reads it).
+
+    Raises:
+        APIError: a subclass matching the status (see :func:`parse_error`).
+        ResponseValidationError: a 2xx body that is not JSON or does not fit the model.
+    """
+    if not response.is_success:
+        raise parse_error(op, response)
+    text = _text(response)
+    try:
+        data = json.loads(text) if text.strip() else None
+    except json.JSONDecodeError as exc:
+        raise ResponseValidationError(
+            op.name,
+            field="",
+            errors=[f"body is not JSON ({exc.msg})"],
+            body=text,
+            status=response.status_code,
+            model=op.response_model.__name__,
+        ) from None
+    try:
+        return op.response_model.model_validate(data)
+    except ValidationError as exc:
+        field, problems = validation_problems(exc)
+        raise ResponseValidationError(
+            op.name,
+            field=field,
+            errors=problems,
+            body=text,
+            status=response.status_code,
+            model=op.response_model.__name__,
+        ) from None
+
+
+def _as_int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value.strip())
+    return None
+
+
+def _as_str(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value or None
+    return json.dumps(value) if isinstance(value, dict | list) else str(value)
+
+
+def _details(value: Any) -> list[str]:
+    if value is None:
+        return []
+    items = value if isinstance(value, list) else [value]
+    return [text for item in items if (text := _as_str(item))]
+
+
+def parse_error(op: Operation[Any], response: httpx.Response) -> APIError:
+    """The typed error for a non-2xx answer, its fields read defensively from the body.
+
+    Handles the documented ``{"error": {...}}`` body, ``error_code`` instead of ``code``,
+    ``{"error": "text"}``, fields at the top level, and bodies that are not JSON at all.
+    """
+    status = response.status_code
+    text = _text(response)
+    body: Any
+    try:
+        body = json.loads(text) if text.strip() else None
+    except ValueError:
+        body = text
+    fields: dict[str, Any] = {}
+    message: str | None = None
+    if isinstance(body, dict):
+        inner = body.get("error")
+        if isinstance(inner, dict):
+            fields = inner
+        else:
+            fields = body
+            if isinstance(inner, str):
+                message = inner
+        message = _as_str(fields.get("message")) or message or _as_str(body.get("detail"))
+    elif isinstance(body, str) and body.strip():
+        message = body.strip()[:500]
+    if not message:
+        message = response.reason_phrase or "no error message in the response"
+    code = _as_int(fields.get("code"))
+    if code is None:
+        code = _as_int(fields.get("error_code"))
+    common: dict[str, Any] = {
+        "status": status,
+        "code": code,
+        "slug": _as_str(fields.get("slug")),
+        "request_id": _as_str(fields.get("request_id")) or _sent_request_id(response),
+        "suggested_fix": _as_str(fields.get("suggested_fix")),
+        "errors": _details(fields.get("errors")),
+        "body": body,
+        "operation": op.name,
+    }
+    cls = error_class_for_status(status)
+    if cls is RateLimitError:
+        return RateLimitError(message, retry_after=retry_after_seconds(response.headers), **common)
+    return cls(message, **common)
+
+
+# --------------------------------------------------------------------------- transport failures
+
+
+def map_transport_error(
+    op: Operation[Any], exc: httpx.HTTPError, request_id: str | None
+) -> TransportError | ConfigurationError:
+    """Translate an httpx failure into ours, recording whether the request may have run.
+
+    Only a refused connection and connect/pool timeouts prove the request was never sent.
+    """
+    fields: dict[str, Any] = {"operation": op.name, "request_id": request_id}
+    detail = str(exc) or type(exc).__name__
+    if isinstance(exc, httpx.ConnectTimeout):
+        return RequestTimeoutError(f"timed out connecting: {detail}", phase="connect", **fields)
+    if isinstance(exc, httpx.PoolTimeout):
+        return RequestTimeoutError(
+            f"timed out waiting for a free connection: {detail}", phase="pool", **fields
+        )
+    if isinstance(exc, httpx.WriteTimeout):
+        return RequestTimeoutError(f"timed out sending: {detail}", phase="write", **fields)
+    if isinstance(exc, httpx.TimeoutException):
+        return RequestTimeoutError(
+            f"timed out waiting for the response: {detail}", phase="read", **fields
+        )
+    if isinstance(exc, httpx.ConnectError | httpx.ProxyError):
+        return ConnectError(f"could not connect: {detail}", **fields)
+    if isinstance(exc, httpx.ReadError | httpx.WriteError | httpx.RemoteProtocolError):
+        return ConnectionLostError(
+            f"connection lost after the request was sent; it may have run: {detail}", **fields
+        )
+    if isinstance(exc, httpx.UnsupportedProtocol):
+        return ConfigurationError(f"{op.name}: unusable URL: {detail}")
+    return TransportError(f"{type(exc).__name__}: {detail}", **fields)
