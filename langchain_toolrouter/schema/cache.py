@@ -1,0 +1,67 @@
+"""The conversion cache: the same schema (and options) is converted once per process.
+
+Two levels, checked in order:
+
+1. identity: the very same schema object seen before (a dict lookup, well under a microsecond);
+   the object is held, so its ``id`` cannot be reused. Schemas are treated as immutable once
+   converted: mutating one in place and converting it again returns the earlier conversion.
+2. content: the canonical JSON text of the schema (sorted keys) as the key, so equal schemas
+   from different sessions share one conversion core (effective schema, model-facing schema,
+   compiled validator); each tool name gets its own light :class:`Conversion` over it.
+
+Both levels are bounded (least recently used entries are evicted).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, TypeVar
+
+__all__ = ["LRU", "canonical_key"]
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def canonical_key(schema: Mapping[str, Any]) -> str:
+    """The schema as canonical JSON text: equal schemas give equal keys."""
+    return json.dumps(
+        schema, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=repr
+    )
+
+
+class LRU(Generic[K, V]):
+    """A small thread-safe least-recently-used map."""
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = maxsize
+        self._data: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        value = self._data.get(key)
+        if value is not None:
+            with contextlib.suppress(KeyError):  # evicted by another thread in between
+                self._data.move_to_end(key)
+        return value
+
+    def get_or_build(self, key: K, build: Callable[[], V]) -> V:
+        value = self.get(key)
+        if value is None:
+            value = build()
+            with self._lock:
+                self._data[key] = value
+                while len(self._data) > self.maxsize:
+                    self._data.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+
+    def __len__(self) -> int:
+        return len(self._data)

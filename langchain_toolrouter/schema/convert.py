@@ -1,0 +1,242 @@
+"""``json_schema_to_model``: a tool's JSON Schema to a lazy :class:`Conversion`.
+
+Pipeline, each step its own module, each run at most once per distinct schema and options:
+
+1. ``normalize`` (eager, cheap): the source schema read as standard 2020-12 JSON Schema (the
+   *effective* schema), with a report entry for every non-standard form it had to interpret.
+2. ``llm`` (+ ``providers``) on first ``.llm_schema``/``.report``: the model-facing schema.
+3. ``validator`` on first ``.validate``: the effective schema compiled to closures.
+4. ``model`` on first ``.model``: the pydantic view, gated by the same validator.
+
+Calls are validated by the compiled validator and the payload sent is a deep copy of the
+caller's own JSON, so it equals what was given; pydantic never coerces what goes on the wire.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel
+
+from langchain_toolrouter.schema.cache import LRU, canonical_key
+from langchain_toolrouter.schema.errors import ArgsValidationError
+from langchain_toolrouter.schema.llm import inline_refs
+from langchain_toolrouter.schema.model import ArgsModel, build_model
+from langchain_toolrouter.schema.naming import field_names
+from langchain_toolrouter.schema.normalize import normalize
+from langchain_toolrouter.schema.options import DEFAULT_OPTIONS, ConversionOptions
+from langchain_toolrouter.schema.pointers import iter_subschemas, join, to_pointer
+from langchain_toolrouter.schema.providers import adapt_for_provider
+from langchain_toolrouter.schema.report import ConversionReport, ReportEntry
+from langchain_toolrouter.schema.validator import Check, Issue, compile_schema
+from langchain_toolrouter.schema.values import NotJSONError, json_copy
+
+__all__ = ["Conversion", "ConversionCore", "clear_cache", "json_schema_to_model"]
+
+
+class ConversionCore:
+    """The name-independent part of a conversion, shared by every tool with the same schema."""
+
+    __slots__ = ("_check", "_llm", "_lock", "effective_schema", "normalize_entries", "options")
+
+    def __init__(self, schema: Mapping[str, Any], options: ConversionOptions) -> None:
+        normalized = normalize(schema)
+        self.effective_schema: dict[str, Any] = normalized.schema
+        self.normalize_entries = tuple(normalized.entries)
+        self.options = options
+        self._llm: tuple[dict[str, Any], tuple[ReportEntry, ...]] | None = None
+        self._check: Check | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def llm(self) -> tuple[dict[str, Any], tuple[ReportEntry, ...]]:
+        if self._llm is None:
+            opts = self.options
+            bounded = opts.recursion_depth
+            if opts.strict_provider == "gemini" and bounded is None:
+                bounded = 2
+            schema, entries = inline_refs(self.effective_schema, bounded=bounded)
+            if opts.strict_provider is not None:
+                schema, more = adapt_for_provider(schema, opts.strict_provider)
+                entries = entries + more
+            entries += _rename_entries(self.effective_schema)
+            self._llm = (schema, tuple(entries))
+        return self._llm
+
+    @property
+    def check(self) -> Check:
+        if self._check is None:
+            with self._lock:
+                if self._check is None:
+                    self._check = compile_schema(self.effective_schema)
+        return self._check
+
+
+class Conversion:
+    """One tool schema converted: model-facing schema, call validator, pydantic model, report.
+
+    Everything is built lazily and shared through the cache; treat returned schemas as
+    read-only (they are shared between conversions of the same schema).
+    """
+
+    __slots__ = ("_core", "_model", "name")
+
+    def __init__(self, core: ConversionCore, name: str) -> None:
+        self._core = core
+        self.name = name
+        self._model: type[ArgsModel] | None = None
+
+    def __repr__(self) -> str:
+        return f"Conversion(name={self.name!r}, report={len(self.report)} entries)"
+
+    @property
+    def options(self) -> ConversionOptions:
+        """The options this conversion was made with."""
+        return self._core.options
+
+    @property
+    def effective_schema(self) -> dict[str, Any]:
+        """The source schema read as standard JSON Schema 2020-12: what calls are checked against."""
+        return self._core.effective_schema
+
+    @property
+    def llm_schema(self) -> dict[str, Any]:
+        """The model-facing JSON Schema (original names, ``$ref``s inlined); read-only."""
+        return self._core.llm[0]
+
+    @property
+    def report(self) -> ConversionReport:
+        """Everything renamed, approximated or dropped, each with a JSON pointer and a reason."""
+        return ConversionReport(self._core.normalize_entries + self._core.llm[1])
+
+    @property
+    def model(self) -> type[BaseModel]:
+        """The pydantic v2 args model (built on first access; validation is exact, see model.py)."""
+        if self._model is None:
+            self._model = build_model(
+                self.name, self.effective_schema, self.validate, self.llm_schema
+            )
+        return self._model
+
+    def validate(self, payload: Mapping[str, Any]) -> dict[str, Any]:
+        """Check a call's arguments; return the exact payload to send (a deep copy of them).
+
+        Raises:
+            ArgsValidationError: the arguments break the schema; ``.errors`` lists each path.
+        """
+        if not isinstance(payload, Mapping):
+            raise ArgsValidationError(
+                [
+                    {
+                        "path": "",
+                        "message": f"got {type(payload).__name__}",
+                        "expected": "an object of named arguments",
+                    }
+                ],
+                tool=self.name,
+            )
+        try:
+            copied: dict[str, Any] = json_copy(dict(payload))
+        except NotJSONError as exc:
+            raise ArgsValidationError(
+                [
+                    {
+                        "path": to_pointer(exc.path),
+                        "message": exc.detail,
+                        "expected": "a plain JSON value",
+                    }
+                ],
+                tool=self.name,
+            ) from None
+        issues: list[Issue] = []
+        if not self._core.check(copied, (), issues):
+            raise ArgsValidationError(
+                [i.as_dict() for i in issues]
+                or [
+                    {
+                        "path": "",
+                        "message": "the arguments do not match the schema",
+                        "expected": "arguments matching the tool schema",
+                    }
+                ],
+                tool=self.name,
+            )
+        return copied
+
+    def payload(self, instance: BaseModel) -> dict[str, Any]:
+        """The exact wire payload for a validated model instance (original names, nothing added)."""
+        if isinstance(instance, ArgsModel) and instance._wire_payload is not None:
+            return instance.wire_payload()
+        dumped = instance.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        return self.validate(dumped)
+
+
+def _rename_entries(schema: Any) -> list[ReportEntry]:
+    """A ``renamed`` entry for every property whose Python attribute differs from its name."""
+    out: list[ReportEntry] = []
+    for node, here in iter_subschemas(schema, ""):
+        props = node.get("properties")
+        if isinstance(props, dict):
+            for prop, (attr, why) in field_names(props).items():
+                if why is not None:
+                    out.append(
+                        ReportEntry(
+                            "renamed",
+                            join(join(here, "properties"), prop),
+                            f"property {prop!r} {why}: the pydantic attribute is {attr!r}; "
+                            f"wire and model-facing name stay {prop!r} (alias)",
+                        )
+                    )
+    return out
+
+
+_CORES: LRU[tuple[str, ConversionOptions], ConversionCore] = LRU(4096)
+_BY_CONTENT: LRU[tuple[str, ConversionOptions, str], Conversion] = LRU(8192)
+_BY_IDENTITY: dict[tuple[int, ConversionOptions, str], tuple[object, Conversion]] = {}
+_IDENTITY_MAX = 8192
+
+
+def json_schema_to_model(
+    schema: Mapping[str, Any], *, name: str, options: ConversionOptions | None = None
+) -> Conversion:
+    """Convert a tool's input JSON Schema; cached, and lazy beyond reading the schema once.
+
+    Args:
+        schema: the tool's ``input_schema`` (any JSON object; non-standard forms are read
+            as closely as possible and reported).
+        name: the tool name (used for the model class name and in error messages).
+        options: see :class:`ConversionOptions`.
+
+    Raises:
+        SchemaConversionError: ``schema`` is not an object schema at all (not a mapping, or a
+            ``type`` that excludes objects). Nothing else raises: what cannot be honoured is
+            degraded and reported.
+    """
+    opts = options if options is not None else DEFAULT_OPTIONS
+    ident = (id(schema), opts, name)
+    hit = _BY_IDENTITY.get(ident)
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    raw: Any = schema
+    if not isinstance(raw, Mapping):
+        normalize(raw)  # raises the SchemaConversionError that explains the problem
+    key = canonical_key(schema)
+    conversion = _BY_CONTENT.get_or_build(
+        (key, opts, name),
+        lambda: Conversion(
+            _CORES.get_or_build((key, opts), lambda: ConversionCore(schema, opts)), name
+        ),
+    )
+    if len(_BY_IDENTITY) >= _IDENTITY_MAX:
+        _BY_IDENTITY.clear()
+    _BY_IDENTITY[ident] = (schema, conversion)
+    return conversion
+
+
+def clear_cache() -> None:
+    """Forget every cached conversion (tests and long-lived processes that reload schemas)."""
+    _CORES.clear()
+    _BY_CONTENT.clear()
+    _BY_IDENTITY.clear()

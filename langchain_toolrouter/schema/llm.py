@@ -1,0 +1,152 @@
+"""The model-facing JSON Schema: what the chat model sees as the tool's parameters.
+
+Built from the effective schema (see ``normalize``): original property names, ``required``
+sets, enums, descriptions and defaults kept; every local ``$ref`` inlined, because several chat
+model APIs and LangChain's own converters resolve references badly or not at all. A recursive
+reference cannot be inlined: by default it is kept as ``$defs``/``$ref`` (still valid JSON
+Schema, exact), or, when ``bounded`` is set, unrolled that many levels and then cut to an
+unconstrained value with a description saying so. Both are reported.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from langchain_toolrouter.schema.pointers import join, ref_to_pointer, resolve
+from langchain_toolrouter.schema.report import ReportEntry
+
+__all__ = ["inline_refs"]
+
+_DEF_KEYS = ("$defs", "definitions")
+_NON_NAME = re.compile(r"[^A-Za-z0-9_.-]")
+
+
+def inline_refs(
+    root: dict[str, Any], *, bounded: int | None = None
+) -> tuple[dict[str, Any], list[ReportEntry]]:
+    """Inline every ``$ref`` of the effective schema ``root``; return the copy and report entries."""
+    inliner = _Inliner(root, bounded)
+    out = inliner.walk(root, "", ())
+    if not isinstance(out, dict):
+        out = {"type": "object"}
+    if inliner.defs:
+        out["$defs"] = inliner.defs
+    return out, inliner.entries
+
+
+class _Inliner:
+    def __init__(self, root: dict[str, Any], bounded: int | None) -> None:
+        self.root = root
+        self.bounded = bounded
+        self.entries: list[ReportEntry] = []
+        self.defs: dict[str, Any] = {}
+        self.def_names: dict[str, str] = {}  # target pointer -> $defs name
+        self.reported: set[str] = set()
+
+    def walk(self, schema: Any, pointer: str, stack: tuple[str, ...]) -> Any:
+        if not isinstance(schema, dict):
+            return schema
+        if "$ref" in schema:
+            return self.ref(schema, pointer, stack)
+        out: dict[str, Any] = {}
+        for key, value in schema.items():
+            if key in _DEF_KEYS:
+                continue
+            if key in ("properties", "patternProperties", "dependentSchemas") and isinstance(
+                value, dict
+            ):
+                base = join(pointer, key)
+                out[key] = {k: self.walk(v, join(base, k), stack) for k, v in value.items()}
+            elif key in ("anyOf", "oneOf", "allOf", "prefixItems") and isinstance(value, list):
+                base = join(pointer, key)
+                out[key] = [self.walk(v, join(base, i), stack) for i, v in enumerate(value)]
+            elif key in (
+                "items",
+                "additionalProperties",
+                "propertyNames",
+                "contains",
+                "not",
+                "if",
+                "then",
+                "else",
+                "unevaluatedItems",
+                "unevaluatedProperties",
+            ):
+                out[key] = self.walk(value, join(pointer, key), stack)
+            else:
+                out[key] = value
+        return out
+
+    def ref(self, schema: dict[str, Any], pointer: str, stack: tuple[str, ...]) -> Any:
+        target_pointer = ref_to_pointer(schema["$ref"]) or ""
+        siblings = {k: v for k, v in schema.items() if k != "$ref"}
+        rest = self.walk(siblings, pointer, stack) if siblings else {}
+        if stack.count(target_pointer) > (self.bounded or 0) or (
+            self.bounded is None and target_pointer in stack
+        ):
+            body: dict[str, Any] = self.recursive(target_pointer, pointer, stack)
+        else:
+            try:
+                target = resolve(self.root, target_pointer)
+            except KeyError:  # the normalizer already removed unresolvable refs
+                target = {}
+            inlined = self.walk(target, target_pointer, (*stack, target_pointer))
+            if inlined is False:
+                return False if not rest else {"not": {}, **rest}
+            body = {} if inlined is True else inlined
+        return _merge_annotations(body, rest)
+
+    def recursive(
+        self, target_pointer: str, pointer: str, stack: tuple[str, ...]
+    ) -> dict[str, Any]:
+        if self.bounded is not None:
+            if pointer not in self.reported:
+                self.reported.add(pointer)
+                self.entries.append(
+                    ReportEntry(
+                        "approximated",
+                        pointer,
+                        f"recursive $ref to {'#' + target_pointer!r} unrolled {self.bounded} "
+                        "level(s) in the model-facing schema, then left unconstrained; calls "
+                        "are still validated against the full recursive schema",
+                    )
+                )
+            return {"description": "(nested further: same shape as its enclosing value)"}
+        name = self.def_names.get(target_pointer)
+        if name is None:
+            name = self.def_name(target_pointer)
+            self.def_names[target_pointer] = name
+            self.entries.append(
+                ReportEntry(
+                    "approximated",
+                    pointer,
+                    f"recursive $ref to {'#' + target_pointer!r} kept as '#/$defs/{name}' in the "
+                    "model-facing schema (a recursive schema cannot be inlined)",
+                )
+            )
+            self.defs[name] = {}
+            target = resolve(self.root, target_pointer)
+            body = self.walk(target, target_pointer, (target_pointer,))
+            self.defs[name] = body
+        return {"$ref": f"#/$defs/{name}"}
+
+    def def_name(self, target_pointer: str) -> str:
+        last = target_pointer.rsplit("/", 1)[-1] or "root"
+        base = _NON_NAME.sub("_", last) or "def"
+        name, n = base, 2
+        while name in self.defs:
+            name = f"{base}_{n}"
+            n += 1
+        return name
+
+
+def _merge_annotations(body: dict[str, Any], rest: dict[str, Any]) -> dict[str, Any]:
+    """The inlined target with the ``$ref`` node's own keywords laid over it."""
+    if not rest:
+        return body
+    if "$ref" in body or any(
+        k in body and k not in ("title", "description", "default", "examples") for k in rest
+    ):
+        return {"allOf": [body], **rest}
+    return {**body, **rest}

@@ -1,0 +1,528 @@
+"""Read a tool schema found in the wild as standard JSON Schema (draft 2020-12).
+
+Tool catalogs publish schemas that are not quite JSON Schema: ``type: "dict"``/``"float"``/
+``"tuple"``/``"any"``/``"String"``, roots that are a bare map of property schemas, draft-04/07
+spellings, ``required`` naming an undefined property, ``properties`` on a string. This pass
+rewrites each such form to its closest standard reading and records a report entry with the
+JSON pointer of the original location. Everything downstream (the validator, the model-facing
+schema, the pydantic model) reads only the *effective* schema produced here, so they all agree
+on one meaning, and tests can use the effective schema as the oracle's input.
+
+Standard schemas pass through unchanged in meaning: the effective schema is a structural copy
+(``$schema`` removed, since the result is always 2020-12). ``$ref`` pointers are rewritten when
+the structure moves (a bare-map root, draft-07 tuple ``items``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from langchain_toolrouter.schema.errors import SchemaConversionError
+from langchain_toolrouter.schema.pointers import join, ref_to_pointer, resolve
+from langchain_toolrouter.schema.report import ReportEntry, ReportKind
+
+__all__ = ["Normalized", "normalize"]
+
+_STANDARD_TYPES = ("object", "array", "string", "number", "integer", "boolean", "null")
+
+# Non-standard type names seen in tool catalogs, lower-cased, and their JSON Schema reading.
+# ``None`` means "any JSON value" (the type constraint is removed).
+_TYPE_ALIASES: dict[str, str | None] = {
+    **{t: t for t in _STANDARD_TYPES},
+    **dict.fromkeys(
+        ("dict", "map", "hashmap", "hashtable", "treemap", "linkedhashmap", "jsonobject", "obj"),
+        "object",
+    ),
+    **dict.fromkeys(
+        ("list", "tuple", "arraylist", "linkedlist", "set", "vector", "jsonarray", "sequence"),
+        "array",
+    ),
+    **dict.fromkeys(("str", "char", "character", "text", "uuid"), "string"),
+    **dict.fromkeys(("float", "double", "decimal", "bigdecimal", "real", "numeric"), "number"),
+    **dict.fromkeys(("int", "long", "short", "byte", "int32", "int64", "biginteger"), "integer"),
+    **dict.fromkeys(("bool",), "boolean"),
+    **dict.fromkeys(("none", "nonetype", "nil"), "null"),
+    **dict.fromkeys(("any", "mixed", "*", "json", "unknown"), None),
+}
+
+_SUBSCHEMA_KEYS = (
+    "additionalProperties",
+    "propertyNames",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "contentSchema",
+)
+_SCHEMA_MAP_KEYS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+_SCHEMA_LIST_KEYS = ("anyOf", "oneOf", "allOf", "prefixItems")
+_NUMBER_KEYS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+_COUNT_KEYS = (
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "minProperties",
+    "maxProperties",
+    "minContains",
+    "maxContains",
+)
+_ANNOTATIONS = frozenset(
+    (
+        "title",
+        "description",
+        "default",
+        "examples",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "$comment",
+    )
+)
+_OBJECT_ONLY = ("properties", "patternProperties", "additionalProperties", "required")
+# Keywords whose presence marks a mapping as a schema rather than a bare map of properties.
+_KEYWORDS = frozenset(
+    (
+        "type",
+        "properties",
+        "required",
+        "$ref",
+        "$defs",
+        "definitions",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "enum",
+        "const",
+        "items",
+        "additionalProperties",
+        "patternProperties",
+        "$schema",
+        "$id",
+        "not",
+        "if",
+        "format",
+        "minProperties",
+        "maxProperties",
+        "propertyNames",
+    )
+)
+_LEGACY_DRAFT = re.compile(r"draft-0[0-7]")
+
+
+class Normalized:
+    """The effective 2020-12 schema and the report entries the rewrite produced."""
+
+    __slots__ = ("entries", "schema")
+
+    def __init__(self, schema: dict[str, Any], entries: list[ReportEntry]) -> None:
+        self.schema = schema
+        self.entries = entries
+
+
+def normalize(raw: Any) -> Normalized:
+    """Rewrite ``raw`` (a tool's input schema) as a standard object schema.
+
+    Raises:
+        SchemaConversionError: ``raw`` is not a mapping, or its type excludes objects.
+    """
+    if not isinstance(raw, Mapping):
+        raise SchemaConversionError(
+            f"a tool input schema must be a JSON object, got {type(raw).__name__}; "
+            'pass an object schema such as {"type": "object", "properties": {...}}',
+            pointer="",
+        )
+    return _Normalizer(raw).run()
+
+
+class _Normalizer:
+    def __init__(self, raw: Mapping[str, Any]) -> None:
+        self.raw = raw
+        self.entries: list[ReportEntry] = []
+        self.moved: dict[str, str] = {}  # source pointer -> effective pointer, where they differ
+        self.refs: list[tuple[dict[str, Any], str]] = []  # ($ref node, source pointer)
+        schema_uri = raw.get("$schema")
+        self.legacy = isinstance(schema_uri, str) and bool(_LEGACY_DRAFT.search(schema_uri))
+        self.prefix = ""  # added in front of every effective pointer (bare-map root)
+
+    def note(self, kind: ReportKind, pointer: str, reason: str) -> None:
+        self.entries.append(ReportEntry(kind, pointer, reason))
+
+    def run(self) -> Normalized:
+        raw = self.raw
+        if (
+            raw
+            and not (raw.keys() & _KEYWORDS)
+            and all(isinstance(v, Mapping) for v in raw.values())
+        ):
+            self.note(
+                "approximated",
+                "",
+                "the root is a bare map of property schemas (no type/properties); it is read as "
+                'the "properties" of an object schema with no required property',
+            )
+            self.prefix = "/properties"
+            props = {k: self.node(v, join("", k), f"/properties/{k}") for k, v in raw.items()}
+            root: dict[str, Any] = {"type": "object", "properties": props}
+        else:
+            node = self.node(raw, "", "")
+            root = node if isinstance(node, dict) else {}
+            self.fix_root_type(root)
+        self.rewrite_refs(root)
+        return Normalized(root, self.entries)
+
+    def fix_root_type(self, root: dict[str, Any]) -> None:
+        types = root.get("type")
+        if types is None:
+            root["type"] = "object"
+            if self.raw:
+                self.note(
+                    "approximated", "", 'the root has no "type"; tool arguments are a JSON object'
+                )
+            return
+        listed = [types] if isinstance(types, str) else list(types)
+        if "object" not in listed:
+            raise SchemaConversionError(
+                f"a tool input schema must describe a JSON object, but its type is {types!r}; "
+                'use {"type": "object", "properties": {...}} and put the value in a property',
+                pointer="/type",
+            )
+        if listed != ["object"]:
+            self.note(
+                "approximated",
+                "/type",
+                f"root type {types!r} narrowed to 'object': tool arguments are always an object",
+            )
+        root["type"] = "object"
+
+    # -- one schema node ----------------------------------------------------------------------
+
+    def node(self, s: Any, src: str, eff: str) -> Any:
+        """The effective form of the subschema ``s`` found at source pointer ``src``."""
+        if src != eff:
+            self.moved[src] = eff
+        if isinstance(s, bool):
+            return s
+        if isinstance(s, str) and s.lower() in _TYPE_ALIASES:
+            self.note("approximated", src, f"schema given as the bare string {s!r}; read as a type")
+            s = {"type": s}
+        if not isinstance(s, Mapping):
+            self.note(
+                "dropped",
+                src,
+                f"a schema must be an object or boolean, got {type(s).__name__}; any JSON value "
+                "is accepted here",
+            )
+            return {}
+        out: dict[str, Any] = {}
+        if "$ref" in s:
+            if self.legacy and len(s) > 1:
+                ignored = sorted(k for k in s if k != "$ref" and k not in _ANNOTATIONS)
+                if ignored:
+                    self.note(
+                        "dropped",
+                        src,
+                        f"keywords {ignored} beside $ref are ignored under the declared draft",
+                    )
+                s = {k: v for k, v in s.items() if k == "$ref" or k in _ANNOTATIONS}
+            ref = s["$ref"]
+            if isinstance(ref, str):
+                out["$ref"] = ref
+                self.refs.append((out, src))
+            else:
+                self.note("dropped", join(src, "$ref"), "$ref must be a string")
+        for key, value in s.items():
+            if key in ("$ref", "$schema", "$id", "nullable"):
+                continue
+            self.keyword(out, key, value, s, src=src, eff=eff)
+        if s.get("nullable") is True:
+            self.make_nullable(out, src)
+        self.fix_type_scoped(out, src)
+        return out
+
+    def keyword(
+        self,
+        out: dict[str, Any],
+        key: str,
+        value: Any,
+        s: Mapping[str, Any],
+        *,
+        src: str,
+        eff: str,
+    ) -> None:
+        here = join(src, key)
+        if key == "type":
+            self.type_keyword(out, value, here)
+        elif key in _SUBSCHEMA_KEYS:
+            out[key] = self.node(value, here, join(eff, key))
+        elif key in _SCHEMA_MAP_KEYS:
+            if isinstance(value, Mapping):
+                out[key] = {
+                    k: self.node(v, join(here, k), join(join(eff, key), k))
+                    for k, v in value.items()
+                }
+                if key == "properties":
+                    self.lift_boolean_required(out, value, src)
+            else:
+                self.note("dropped", here, f'"{key}" must map names to schemas')
+        elif key in _SCHEMA_LIST_KEYS:
+            if isinstance(value, list) and value:
+                out[key] = [
+                    self.node(v, join(here, i), join(join(eff, key), i))
+                    for i, v in enumerate(value)
+                ]
+            else:
+                self.note("dropped", here, f'"{key}" must be a non-empty list of schemas')
+        elif key == "items":
+            self.items_keyword(out, value, s, here, eff)
+        elif key == "additionalItems":
+            if not isinstance(s.get("items"), list):
+                self.note("dropped", here, '"additionalItems" has no effect without a list "items"')
+        elif key == "required":
+            self.required_keyword(out, value, here)
+        elif key == "dependencies" and isinstance(value, Mapping):
+            for name, dep in value.items():
+                if isinstance(dep, list):
+                    out.setdefault("dependentRequired", {})[name] = dep
+                else:
+                    out.setdefault("dependentSchemas", {})[name] = self.node(
+                        dep, join(here, name), join(join(eff, "dependentSchemas"), name)
+                    )
+        elif key in _NUMBER_KEYS:
+            self.number_keyword(out, key, value, s, here)
+        elif key in _COUNT_KEYS:
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
+                out[key] = int(value) if float(value).is_integer() else value
+            else:
+                self.note("dropped", here, f'"{key}" must be a non-negative integer, got {value!r}')
+        elif key == "enum":
+            if isinstance(value, list):
+                out[key] = value
+            else:
+                self.note("approximated", here, '"enum" must be a list; read as a one-value enum')
+                out[key] = [value]
+        elif key == "pattern":
+            self.pattern_keyword(out, value, here)
+        elif key == "uniqueItems":
+            if isinstance(value, bool):
+                out[key] = value
+            else:
+                self.note("dropped", here, '"uniqueItems" must be a boolean')
+        else:
+            out[key] = value
+
+    def type_keyword(self, out: dict[str, Any], value: Any, here: str) -> None:
+        names = value if isinstance(value, list) else [value]
+        kept: list[str] = []
+        any_type = False
+        for name in names:
+            mapped = _TYPE_ALIASES.get(name.lower(), "?") if isinstance(name, str) else "?"
+            if mapped == "?":
+                self.note(
+                    "dropped",
+                    here,
+                    f"unknown type {name!r}; that alternative accepts any JSON value",
+                )
+                any_type = True
+            elif mapped is None:
+                if name != "any" or len(names) > 1:
+                    self.note("approximated", here, f"type {name!r} read as any JSON value")
+                any_type = True
+            else:
+                if mapped != name:
+                    self.note(
+                        "approximated", here, f"non-standard type {name!r} read as {mapped!r}"
+                    )
+                if mapped not in kept:
+                    kept.append(mapped)
+                elif name == mapped:
+                    self.note("approximated", here, f"type {name!r} listed twice")
+        if any_type:
+            if names and names[0] == "any" and len(names) == 1:
+                self.note("approximated", here, "type 'any' read as any JSON value")
+            return
+        if not kept:
+            self.note("dropped", here, "empty type list read as any JSON value")
+            return
+        if "number" in kept and "integer" in kept:
+            kept.remove("integer")
+        out["type"] = kept[0] if len(kept) == 1 and not isinstance(value, list) else kept
+
+    def items_keyword(
+        self, out: dict[str, Any], value: Any, s: Mapping[str, Any], here: str, eff: str
+    ) -> None:
+        if isinstance(value, list):
+            self.note(
+                "approximated",
+                here,
+                'a list "items" (draft-07 tuple form) is read as "prefixItems"',
+            )
+            out["prefixItems"] = [
+                self.node(v, join(here, i), join(join(eff, "prefixItems"), i))
+                for i, v in enumerate(value)
+            ]
+            if "additionalItems" in s:
+                out["items"] = self.node(
+                    s["additionalItems"],
+                    join(here[: -len("/items")], "additionalItems"),
+                    join(eff, "items"),
+                )
+            return
+        out["items"] = self.node(value, here, join(eff, "items"))
+
+    def required_keyword(self, out: dict[str, Any], value: Any, here: str) -> None:
+        if isinstance(value, bool):
+            return  # draft-03 boolean form, lifted into the parent by lift_boolean_required
+        if isinstance(value, str):
+            self.note("approximated", here, '"required" given as a string; read as a one-name list')
+            value = [value]
+        if not isinstance(value, list):
+            self.note("dropped", here, '"required" must be a list of property names')
+            return
+        names: list[str] = []
+        for name in value:
+            if not isinstance(name, str):
+                self.note("dropped", here, f"required entry {name!r} is not a property name")
+            elif name in names:
+                self.note("approximated", here, f"required name {name!r} listed twice")
+            else:
+                names.append(name)
+        out["required"] = names
+
+    def lift_boolean_required(
+        self, out: dict[str, Any], props: Mapping[str, Any], src: str
+    ) -> None:
+        for name, prop in props.items():
+            if isinstance(prop, Mapping) and prop.get("required") is True:
+                self.note(
+                    "approximated",
+                    join(join(join(src, "properties"), name), "required"),
+                    f"draft-03 'required: true' read as {name!r} in the parent's required list",
+                )
+                required = out.setdefault("required", [])
+                if name not in required:
+                    required.append(name)
+
+    def number_keyword(
+        self, out: dict[str, Any], key: str, value: Any, s: Mapping[str, Any], here: str
+    ) -> None:
+        if key in ("exclusiveMinimum", "exclusiveMaximum") and isinstance(value, bool):
+            bound = "minimum" if key == "exclusiveMinimum" else "maximum"
+            if value and isinstance(s.get(bound), (int, float)):
+                self.note("approximated", here, f"draft-04 boolean {key} read as the 2020-12 form")
+                out[key] = s[bound]
+                out.pop(bound, None)
+            return
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            self.note("dropped", here, f'"{key}" must be a number, got {value!r}')
+            return
+        if key == "multipleOf" and value <= 0:
+            self.note("dropped", here, '"multipleOf" must be greater than 0')
+            return
+        if key in ("minimum", "maximum") and s.get("exclusive" + key[:1].upper() + key[1:]) is True:
+            return  # folded into the exclusive keyword above
+        out[key] = value
+
+    def pattern_keyword(self, out: dict[str, Any], value: Any, here: str) -> None:
+        if not isinstance(value, str):
+            self.note("dropped", here, '"pattern" must be a string')
+            return
+        try:
+            re.compile(value)
+        except re.error as exc:
+            self.note(
+                "dropped",
+                here,
+                f"pattern {value!r} is not a regular expression Python can run ({exc}); "
+                "strings are not checked against it",
+            )
+            return
+        out["pattern"] = value
+
+    def make_nullable(self, out: dict[str, Any], src: str) -> None:
+        types = out.get("type")
+        if types is None:
+            return
+        listed = [types] if isinstance(types, str) else list(types)
+        if "null" not in listed:
+            listed.append("null")
+        out["type"] = listed
+        if "enum" in out and None not in out["enum"]:
+            out["enum"] = [*out["enum"], None]
+        self.note(
+            "approximated", join(src, "nullable"), "OpenAPI 'nullable: true' read as a null type"
+        )
+
+    def fix_type_scoped(self, out: dict[str, Any], src: str) -> None:
+        types = out.get("type")
+        if types is None:
+            return
+        listed = [types] if isinstance(types, str) else types
+        if "object" not in listed:
+            for key in _OBJECT_ONLY:
+                if key in out:
+                    del out[key]
+                    self.note(
+                        "dropped",
+                        join(src, key),
+                        f'"{key}" on a schema of type {types!r} has no effect (it applies to objects)',
+                    )
+            return
+        props = out.get("properties")
+        required = out.get("required")
+        if required:
+            props = out.setdefault("properties", {}) if props is None else props
+            extra = out.get("additionalProperties")
+            for name in required:
+                if name not in props and not self.covered_elsewhere(out, name):
+                    props[name] = dict(extra) if isinstance(extra, dict) else {}
+                    self.note(
+                        "approximated",
+                        join(src, "required"),
+                        f'{name!r} is required but has no schema in "properties"; it is kept '
+                        "required and accepts any JSON value",
+                    )
+
+    @staticmethod
+    def covered_elsewhere(out: Mapping[str, Any], name: str) -> bool:
+        """Whether ``name`` gets a schema some other way (pattern, combinator, $ref)."""
+        if any(k in out for k in ("$ref", "allOf", "anyOf", "oneOf")):
+            return True
+        return any(
+            isinstance(p, str) and re.search(p, name) for p in out.get("patternProperties", ())
+        )
+
+    # -- $ref fix-ups -------------------------------------------------------------------------
+
+    def rewrite_refs(self, root: dict[str, Any]) -> None:
+        for node, src in self.refs:
+            ref = node["$ref"]
+            pointer = ref_to_pointer(ref)
+            if pointer is None:
+                self.unresolved(node, src, f"$ref {ref!r} is not a local JSON pointer")
+                continue
+            if self.prefix and pointer and not pointer.startswith("/properties"):
+                pointer = self.prefix + pointer
+            target = self.moved.get(pointer, pointer)
+            for old, new in self.moved.items():
+                if pointer.startswith(old + "/"):
+                    target = new + pointer[len(old) :]
+                    break
+            try:
+                resolved = resolve(root, target)
+            except KeyError:
+                self.unresolved(node, src, f"$ref {ref!r} points to nothing in this schema")
+                continue
+            if not isinstance(resolved, (dict, bool)):
+                self.unresolved(node, src, f"$ref {ref!r} does not point to a schema")
+                continue
+            node["$ref"] = "#" + target
+
+    def unresolved(self, node: dict[str, Any], src: str, why: str) -> None:
+        del node["$ref"]
+        self.note("dropped", join(src, "$ref"), f"{why}; any JSON value is accepted there")

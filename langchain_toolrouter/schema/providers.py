@@ -1,0 +1,300 @@
+"""Strict-provider variants of the model-facing schema: OpenAI strict mode and Gemini's subset.
+
+Both providers reject schemas outside their dialect, so the model-facing schema is rewritten
+into it and each change is reported with its JSON pointer. Calls are still validated against
+the source schema. OpenAI strict mode makes every property required, so an optional property
+becomes nullable and the model sends ``null`` for "not given": ``Conversion.validate`` drops
+such ``null`` values again before checking (see ``Conversion.validate``), so the wire payload
+is what the source schema expects.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from langchain_toolrouter.schema.options import StrictProvider
+from langchain_toolrouter.schema.pointers import join
+from langchain_toolrouter.schema.report import ReportEntry
+
+__all__ = ["adapt_for_provider"]
+
+_OPENAI_KEEP = frozenset(
+    (
+        "type",
+        "description",
+        "title",
+        "enum",
+        "const",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "anyOf",
+        "$defs",
+        "$ref",
+        "pattern",
+        "format",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minItems",
+        "maxItems",
+    )
+)
+_OPENAI_FORMATS = frozenset(
+    ("date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid")
+)
+_GEMINI_KEEP = frozenset(
+    (
+        "type",
+        "format",
+        "description",
+        "title",
+        "nullable",
+        "enum",
+        "properties",
+        "required",
+        "items",
+        "anyOf",
+        "minItems",
+        "maxItems",
+        "minimum",
+        "maximum",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minProperties",
+        "maxProperties",
+        "default",
+        "propertyOrdering",
+    )
+)
+
+
+def adapt_for_provider(
+    schema: dict[str, Any], provider: StrictProvider
+) -> tuple[dict[str, Any], list[ReportEntry]]:
+    """Rewrite the (inlined) model-facing ``schema`` for ``provider``; return it and the changes."""
+    adapter = _OpenAI() if provider == "openai" else _Gemini()
+    out = adapter.node(schema, "")
+    if not isinstance(out, dict):
+        out = {"type": "object", "properties": {}}
+    return out, adapter.entries
+
+
+class _Adapter:
+    keep: frozenset[str] = frozenset()
+    provider = ""
+
+    def __init__(self) -> None:
+        self.entries: list[ReportEntry] = []
+
+    def note(self, kind: str, pointer: str, reason: str) -> None:
+        self.entries.append(ReportEntry(kind, pointer, f"{self.provider}: {reason}"))  # type: ignore[arg-type]
+
+    def children(self, node: dict[str, Any], pointer: str) -> dict[str, Any]:
+        """A copy of ``node`` with subschemas adapted, ``oneOf`` as ``anyOf``, ``allOf`` merged."""
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            here = join(pointer, key)
+            if key in ("properties", "$defs") and isinstance(value, dict):
+                out[key] = {k: self.node(v, join(here, k)) for k, v in value.items()}
+            elif key in ("anyOf", "oneOf", "allOf") and isinstance(value, list):
+                out[key] = [self.node(v, join(here, i)) for i, v in enumerate(value)]
+            elif key in ("items", "additionalProperties") and isinstance(value, dict):
+                out[key] = self.node(value, here)
+            else:
+                out[key] = value
+        if "oneOf" in out:
+            self.note(
+                "approximated", join(pointer, "oneOf"), "oneOf shown as anyOf (no oneOf support)"
+            )
+            out["anyOf"] = out.get("anyOf", []) + out.pop("oneOf")
+        if "allOf" in out:
+            self.merge_all_of(out, pointer)
+        return out
+
+    def merge_all_of(self, out: dict[str, Any], pointer: str) -> None:
+        parts = out.pop("allOf")
+        self.note(
+            "approximated",
+            join(pointer, "allOf"),
+            "allOf merged into one schema (no allOf support)",
+        )
+        for part in parts:
+            if not isinstance(part, dict):
+                continue
+            for key, value in part.items():
+                if key == "properties":
+                    out.setdefault("properties", {}).update(value)
+                elif key == "required":
+                    required = out.setdefault("required", [])
+                    required.extend(n for n in value if n not in required)
+                elif key not in out:
+                    out[key] = value
+                elif out[key] != value and key not in ("description", "title"):
+                    self.note(
+                        "dropped",
+                        join(pointer, key),
+                        f"conflicting {key!r} in allOf; the first is kept",
+                    )
+
+    def strip(self, out: dict[str, Any], pointer: str) -> None:
+        for key in [k for k in out if k not in self.keep]:
+            del out[key]
+            self.note(
+                "dropped",
+                join(pointer, key),
+                f"keyword {key!r} is not supported; removed (calls are still checked against it)",
+            )
+
+    def node(self, schema: Any, pointer: str) -> Any:
+        raise NotImplementedError
+
+
+class _OpenAI(_Adapter):
+    keep = _OPENAI_KEEP
+    provider = "openai strict mode"
+
+    def node(self, schema: Any, pointer: str) -> Any:
+        if not isinstance(schema, dict):
+            return schema
+        out = self.children(schema, pointer)
+        fmt = out.get("format")
+        if fmt is not None and fmt not in _OPENAI_FORMATS:
+            del out["format"]
+            self.note(
+                "dropped", join(pointer, "format"), f"format {fmt!r} is not supported; removed"
+            )
+        self.strip(out, pointer)
+        types = out.get("type")
+        is_object = (
+            types == "object"
+            or (isinstance(types, list) and "object" in types)
+            or "properties" in out
+        )
+        if is_object:
+            self.close_object(out, pointer)
+        return out
+
+    def close_object(self, out: dict[str, Any], pointer: str) -> None:
+        props: dict[str, Any] = out.setdefault("properties", {})
+        required = set(out.get("required", ()))
+        optional = [name for name in props if name not in required]
+        for name in optional:
+            props[name] = _nullable(props[name])
+        if optional:
+            self.note(
+                "approximated",
+                join(pointer, "properties"),
+                f"optional properties {optional} made required and nullable (strict mode requires "
+                "every property); a null from the model means 'not given' and is not sent",
+            )
+        out["required"] = list(props)
+        extra = out.get("additionalProperties", True)
+        if extra is not False:
+            what = "free-form object" if not props else "object open to extra properties"
+            self.note(
+                "approximated",
+                join(pointer, "additionalProperties"),
+                f"{what} closed with additionalProperties: false (strict mode requires it); the "
+                "model can only send the listed properties here; use strict_provider=None for "
+                "this tool if it needs free-form values",
+            )
+        out["additionalProperties"] = False
+
+
+def _nullable(schema: Any) -> Any:
+    if not isinstance(schema, dict) or schema == {}:
+        return schema
+    if "type" in schema and "const" not in schema:
+        types = schema["type"]
+        listed = [types] if isinstance(types, str) else list(types)
+        if "null" in listed:
+            return schema
+        out = {**schema, "type": [*listed, "null"]}
+        if "enum" in out and None not in out["enum"]:
+            out["enum"] = [*out["enum"], None]
+        return out
+    if "anyOf" in schema:
+        if any(isinstance(b, dict) and b.get("type") == "null" for b in schema["anyOf"]):
+            return schema
+        return {**schema, "anyOf": [*schema["anyOf"], {"type": "null"}]}
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+class _Gemini(_Adapter):
+    keep = _GEMINI_KEEP
+    provider = "gemini"
+
+    def node(self, schema: Any, pointer: str) -> Any:
+        if not isinstance(schema, dict):
+            return {} if schema is True else {"type": "null"}
+        out = self.children(schema, pointer)
+        if "additionalProperties" in out and out["additionalProperties"] is not True:
+            self.note(
+                "dropped",
+                join(pointer, "additionalProperties"),
+                "additionalProperties is not supported; removed",
+            )
+            del out["additionalProperties"]
+        for key, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+            if key in out:
+                value = out.pop(key)
+                if bound not in out:
+                    out[bound] = value
+                self.note("approximated", join(pointer, key), f"{key} shown as {bound} (inclusive)")
+        self.types(out, pointer)
+        self.enums(out, pointer)
+        if "anyOf" in out:
+            branches = [
+                b for b in out["anyOf"] if not (isinstance(b, dict) and b.get("type") == "null")
+            ]
+            if len(branches) != len(out["anyOf"]):
+                out["nullable"] = True
+                out["anyOf"] = branches
+            if len(out["anyOf"]) == 1 and isinstance(out["anyOf"][0], dict):
+                only = out.pop("anyOf")[0]
+                out = {**only, **out}
+        self.strip(out, pointer)
+        return out
+
+    def types(self, out: dict[str, Any], pointer: str) -> None:
+        types = out.get("type")
+        if not isinstance(types, list):
+            return
+        kinds = [t for t in types if t != "null"]
+        if "null" in types:
+            out["nullable"] = True
+        if len(kinds) == 1:
+            out["type"] = kinds[0]
+        elif not kinds:
+            out["type"] = "null"
+        else:
+            del out["type"]
+            out["anyOf"] = [{"type": t} for t in kinds] + out.get("anyOf", [])
+            self.note("approximated", join(pointer, "type"), f"type list {types} shown as anyOf")
+
+    def enums(self, out: dict[str, Any], pointer: str) -> None:
+        if "const" in out:
+            out["enum"] = [out.pop("const")]
+        if "enum" not in out:
+            return
+        values = out["enum"]
+        if None in values:
+            out["nullable"] = True
+            values = [v for v in values if v is not None]
+        if all(isinstance(v, str) for v in values):
+            out["enum"] = values
+            return
+        del out["enum"]
+        listed = ", ".join(json.dumps(v) for v in values)
+        out["description"] = (out.get("description", "") + f" Allowed values: {listed}.").strip()
+        self.note(
+            "approximated",
+            join(pointer, "enum"),
+            "enum with non-string values is not supported; the values are listed in the description",
+        )
