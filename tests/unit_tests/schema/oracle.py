@@ -1,0 +1,153 @@
+"""Test aids shared by the schema property tests: the corpus, the oracle and mutations.
+
+``jsonschema`` is the oracle (a test-only dependency). Corpus schemas that are not valid JSON
+Schema (``type: "dict"``...) are judged through the converter's *effective* schema, which is the
+documented standard reading of them; every other schema is judged as published.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from hypothesis import strategies as st
+from hypothesis_jsonschema import from_schema
+from hypothesis_jsonschema._from_schema import STRING_FORMATS
+
+from langchain_toolrouter.schema import Conversion, json_schema_to_model
+
+# tests/unit_tests/schema/<file> -> parents[3] is the repository root; "shared" sits beside it.
+CORPUS_DIR = Path(__file__).resolve().parents[3] / ".." / "shared" / "schemas"
+
+
+@dataclass(frozen=True)
+class CorpusSchema:
+    """One line of the shared corpus."""
+
+    source_file: str
+    name: str
+    schema: dict[str, Any]
+
+    @property
+    def id(self) -> str:
+        return f"{self.source_file}:{self.name}"
+
+
+def load_corpus() -> list[CorpusSchema]:
+    """Every schema of the shared corpus, or [] when the folder is not next to the checkout."""
+    if not CORPUS_DIR.is_dir():
+        return []
+    out: list[CorpusSchema] = []
+    for path in sorted(CORPUS_DIR.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                row = json.loads(line)
+                out.append(CorpusSchema(path.stem, row["name"], row["input_schema"]))
+    return out
+
+
+def oracle_schema(original: dict[str, Any], conversion: Conversion) -> dict[str, Any]:
+    """The schema the oracle judges by: the original if it is standard, else the effective one."""
+    standard = not any(
+        e.kind != "renamed" and "recursive $ref" not in e.reason for e in conversion.report
+    )
+    if standard:
+        cls = jsonschema.validators.validator_for(original, default=jsonschema.Draft202012Validator)
+        try:
+            cls.check_schema(original)
+        except jsonschema.SchemaError:
+            standard = False
+    return original if standard else conversion.effective_schema
+
+
+def oracle(schema: dict[str, Any]) -> jsonschema.protocols.Validator:
+    """A jsonschema validator for ``schema`` (dialect from ``$schema``, 2020-12 by default)."""
+    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    return cls(schema)  # type: ignore[no-any-return]
+
+
+def _formats(schema: Any) -> Iterator[str]:
+    if isinstance(schema, dict):
+        fmt = schema.get("format")
+        if isinstance(fmt, str):
+            yield fmt
+        for value in schema.values():
+            yield from _formats(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            yield from _formats(value)
+
+
+def instances(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
+    """Valid instances of ``schema``; formats hypothesis-jsonschema does not know are free text."""
+    custom = {f: st.text(max_size=20) for f in _formats(schema) if f not in STRING_FORMATS}
+    return from_schema(schema, custom_formats=custom)
+
+
+_REPLACEMENTS: list[Any] = [
+    None, True, False, 0, -1, 1.5, 10**12, -(10**12), "", "5", "x" * 300, [], [1, "a"], {},
+    {"zz_unknown__": 1}, 1.0, "not-in-enum",
+]
+
+
+@st.composite
+def mutations(draw: st.DrawFn, instance: Any) -> Any:
+    """``instance`` with one random change somewhere in its tree (the oracle decides validity)."""
+    paths: list[tuple[Any, ...]] = []
+
+    def walk(node: Any, path: tuple[Any, ...]) -> None:
+        paths.append(path)
+        if isinstance(node, dict):
+            for key, value in node.items():
+                walk(value, (*path, key))
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                walk(value, (*path, i))
+
+    walk(instance, ())
+    path = draw(st.sampled_from(paths))
+    mutated = json.loads(json.dumps(instance))
+    parent: Any = None
+    node = mutated
+    for token in path:
+        parent, node = node, node[token]
+    action = draw(st.sampled_from(["replace", "delete", "add", "grow"]))
+    if action == "add" and isinstance(node, dict):
+        node[draw(st.sampled_from(["zz_unknown__", "from", "first name", "_x"]))] = draw(
+            st.sampled_from(_REPLACEMENTS)
+        )
+    elif action == "add" and isinstance(node, list):
+        node.append(draw(st.sampled_from(_REPLACEMENTS)))
+    elif action == "delete" and isinstance(node, dict) and node:
+        del node[draw(st.sampled_from(sorted(node)))]
+    elif action == "delete" and isinstance(node, list) and node:
+        node.pop()
+    elif action == "grow" and isinstance(node, str):
+        value = node + draw(st.sampled_from(["x", " ", "-1", "Z" * 50]))
+        mutated = _set(mutated, path, value)
+    elif action == "grow" and isinstance(node, (int, float)) and not isinstance(node, bool):
+        value = node + draw(st.sampled_from([1, -1, 0.5, 10**6, -(10**6)]))
+        mutated = _set(mutated, path, value)
+    else:
+        mutated = _set(mutated, path, draw(st.sampled_from(_REPLACEMENTS)))
+    del parent
+    return mutated
+
+
+def _set(root: Any, path: tuple[Any, ...], value: Any) -> Any:
+    if not path:
+        return value
+    node = root
+    for token in path[:-1]:
+        node = node[token]
+    node[path[-1]] = value
+    return root
+
+
+def convert(item: CorpusSchema) -> Conversion:
+    """The conversion of one corpus schema."""
+    return json_schema_to_model(item.schema, name=item.name)

@@ -1,0 +1,100 @@
+"""Property tests over every shared corpus schema, jsonschema as the oracle.
+
+For each schema: every instance hypothesis-jsonschema generates is accepted and its payload is
+equal to it (also through the pydantic model); mutated instances are accepted exactly when the
+oracle accepts them, and never altered when accepted.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
+from hypothesis_jsonschema._canonicalise import HypothesisRefResolutionError
+
+from langchain_toolrouter.schema import ArgsValidationError
+
+from .oracle import CORPUS_DIR, CorpusSchema, convert, instances, load_corpus, mutations, oracle, oracle_schema
+
+CORPUS = load_corpus()
+_SKIP_NO_CORPUS = pytest.mark.skipif(
+    not CORPUS, reason=f"shared schema corpus not found at {CORPUS_DIR} (it sits beside the checkout)"
+)
+_IDS = [c.id for c in CORPUS] or ["no-corpus"]
+_PARAMS = CORPUS or [None]
+
+_SETTINGS = settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+)
+
+
+def _strategy_or_skip(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
+    try:
+        return instances(schema)
+    except (HypothesisRefResolutionError, InvalidArgument) as exc:
+        pytest.skip(f"hypothesis-jsonschema cannot generate instances for this schema: {exc}")
+
+
+def _accepts(conversion: Any, instance: Any) -> bool:
+    try:
+        payload = conversion.validate(instance)
+    except ArgsValidationError:
+        return False
+    assert payload == instance
+    assert json.dumps(payload, sort_keys=True) == json.dumps(instance, sort_keys=True)
+    return True
+
+
+@_SKIP_NO_CORPUS
+@pytest.mark.slow
+@pytest.mark.parametrize("item", _PARAMS, ids=_IDS)
+def test_valid_instances_are_accepted_and_sent_exactly(item: CorpusSchema) -> None:
+    conversion = convert(item)
+    judge_schema = oracle_schema(item.schema, conversion)
+    judge = oracle(judge_schema)
+    strategy = _strategy_or_skip(judge_schema)
+
+    @_SETTINGS
+    @given(st.data())
+    def run(data: st.DataObject) -> None:
+        try:
+            instance = data.draw(strategy)
+        except (HypothesisRefResolutionError, InvalidArgument) as exc:
+            pytest.skip(f"hypothesis-jsonschema cannot generate instances for this schema: {exc}")
+        assert judge.is_valid(instance)
+        assert _accepts(conversion, instance), instance
+        model_instance = conversion.model.model_validate(instance)
+        assert conversion.payload(model_instance) == instance
+
+    run()
+
+
+@_SKIP_NO_CORPUS
+@pytest.mark.slow
+@pytest.mark.parametrize("item", _PARAMS, ids=_IDS)
+def test_mutated_instances_are_judged_like_the_oracle(item: CorpusSchema) -> None:
+    conversion = convert(item)
+    judge_schema = oracle_schema(item.schema, conversion)
+    judge = oracle(judge_schema)
+    strategy = _strategy_or_skip(judge_schema)
+
+    @_SETTINGS
+    @given(st.data())
+    def run(data: st.DataObject) -> None:
+        try:
+            instance = data.draw(strategy)
+        except (HypothesisRefResolutionError, InvalidArgument) as exc:
+            pytest.skip(f"hypothesis-jsonschema cannot generate instances for this schema: {exc}")
+        mutated = data.draw(mutations(instance))
+        if not isinstance(mutated, dict):
+            return
+        expected = judge.is_valid(mutated)
+        assert _accepts(conversion, mutated) == expected, (mutated, list(judge.iter_errors(mutated))[:1])
+
+    run()
