@@ -1,0 +1,182 @@
+"""Session config: from a create/PATCH request to the stored (response-spelled) config, checked.
+
+Requests say `enable`/`disable`; the stored and returned config says `enabled`/`disabled` (wire
+reference section 3.1). The response models accept both spellings, so the request's blocks are
+validated straight into `SessionConfig`. Blocks the service always returns (`execute`, `preload`,
+`search`, `manage_connections`) get their defaults. Every unknown toolkit, tool, tag or account
+is reported in one 400.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from langchain_toolrouter.emulator.catalog import TAGS, format_validation_error
+from langchain_toolrouter.emulator.errors import EmulatorError, bad_request
+from langchain_toolrouter.emulator.store import Store
+from langchain_toolrouter.wire.models import (
+    ExecuteConfig,
+    ManageConnectionsConfig,
+    PreloadConfig,
+    SearchConfig,
+    SessionConfig,
+    SessionCreateRequest,
+    SessionUpdateRequest,
+    TagsConfig,
+)
+
+__all__ = ["build_config", "check_config", "patch_config"]
+
+_CONFIG_FIELDS = (
+    "toolkits",
+    "tools",
+    "tags",
+    "auth_configs",
+    "connected_accounts",
+    "manage_connections",
+    "multi_account",
+    "preload",
+    "search",
+    "execute",
+    "workbench",
+)
+
+
+def _with_defaults(config: SessionConfig) -> SessionConfig:
+    if config.execute is None:
+        config.execute = ExecuteConfig(enable_multi_execute=True)
+    if config.preload is None:
+        config.preload = PreloadConfig(tools=[])
+    if config.search is None:
+        config.search = SearchConfig(enable=True)
+    if config.manage_connections is None:
+        config.manage_connections = ManageConnectionsConfig(
+            enabled=True, enable_connection_removal=True, enable_wait_for_connections=False
+        )
+    return config
+
+
+def _to_config(data: dict[str, Any]) -> SessionConfig:
+    try:
+        return _with_defaults(SessionConfig.model_validate(data))
+    except ValidationError as exc:
+        problems = format_validation_error(exc)
+        raise bad_request(
+            "Invalid session config: " + "; ".join(problems),
+            suggested_fix="Correct the config blocks listed in 'errors'.",
+            errors=problems,
+        ) from exc
+
+
+def build_config(request: SessionCreateRequest) -> SessionConfig:
+    """The stored config of a new session."""
+    data = request.to_wire()
+    data.pop("experimental", None)
+    return _to_config(data)
+
+
+def patch_config(current: SessionConfig, update: SessionUpdateRequest) -> SessionConfig:
+    """Apply a PATCH: given blocks replace stored ones, `null` removes a stored override."""
+    data = current.model_dump(mode="json", by_alias=True, exclude_none=True)
+    sent = update.to_wire()
+    for name in _CONFIG_FIELDS:
+        if name not in sent:
+            continue
+        if sent[name] is None:
+            data.pop(name, None)
+        else:
+            data[name] = sent[name]
+    for name, value in sent.items():  # unknown (newer) blocks are kept as sent
+        if name not in _CONFIG_FIELDS and name not in ("experimental", "expected_config_version"):
+            data[name] = value
+    return _to_config(data)
+
+
+def _tags(tags: TagsConfig | None, where: str, problems: list[str]) -> None:
+    if tags is None:
+        return
+    for key, values in (("enabled", tags.enabled), ("disabled", tags.disabled)):
+        problems.extend(
+            f"{where}.{key}: unknown tag {tag!r} (known: {', '.join(TAGS)})"
+            for tag in values or []
+            if tag not in TAGS
+        )
+
+
+def check_config(store: Store, project: str, user_id: str, config: SessionConfig) -> None:
+    """Refuse configs naming unknown toolkits, tools, tags or foreign accounts (one 400)."""
+    catalog = store.catalog
+    problems: list[str] = []
+    known_kits = ", ".join(sorted(catalog.toolkits))
+    if config.toolkits is not None:
+        if config.toolkits.enabled is not None and config.toolkits.disabled is not None:
+            problems.append("toolkits: give either enable or disable, not both")
+        for key, slugs in (
+            ("enable", config.toolkits.enabled),
+            ("disable", config.toolkits.disabled),
+        ):
+            problems.extend(
+                f"toolkits.{key}: unknown toolkit {slug!r} (known: {known_kits})"
+                for slug in slugs or []
+                if catalog.toolkit(slug) is None
+            )
+    for kit, rule in (config.tools or {}).items():
+        toolkit = catalog.toolkit(kit)
+        if toolkit is None:
+            problems.append(f"tools.{kit}: unknown toolkit {kit!r} (known: {known_kits})")
+            continue
+        for key, slugs in (("enable", rule.enabled), ("disable", rule.disabled)):
+            for slug in slugs or []:
+                tool = catalog.tool(slug)
+                if tool is None or tool.toolkit != toolkit.slug:
+                    problems.append(f"tools.{kit}.{key}: {slug!r} is not a tool of {toolkit.slug}")
+        _tags(rule.tags, f"tools.{kit}.tags", problems)
+    _tags(config.tags, "tags", problems)
+    preload = config.preload
+    if preload is not None:
+        if preload.tools == "all":
+            if config.toolkits is None or config.toolkits.enabled is None:
+                problems.append(
+                    "preload.tools: 'all' needs a toolkit allowlist (toolkits.enable) to bound it"
+                )
+        else:
+            for slug in preload.tools:
+                if slug.upper().startswith("LOCAL_"):
+                    problems.append(
+                        f"preload.tools: {slug!r} is a custom tool; preload it with the "
+                        "definition's preload flag instead"
+                    )
+                elif catalog.tool(slug) is None:
+                    problems.append(f"preload.tools: unknown tool {slug!r}")
+    for kit, ids in (config.connected_accounts or {}).items():
+        for account_id in ids:
+            account = store.find_account(project, account_id)
+            if account is None or account.user_id != user_id or account.toolkit != kit.lower():
+                problems.append(
+                    f"connected_accounts.{kit}: {account_id!r} is not a {kit} account of user "
+                    f"{user_id!r}"
+                )
+    multi = config.multi_account
+    max_accounts = multi.max_accounts_per_toolkit if multi is not None else None
+    if max_accounts is not None and not 2 <= max_accounts <= 10:
+        problems.append("multi_account.max_accounts_per_toolkit: must be between 2 and 10")
+    if problems:
+        accounts_only = all(p.startswith("connected_accounts") for p in problems)
+        if accounts_only:
+            raise EmulatorError(
+                400,
+                "ToolRouterV2_InvalidConnectedAccountIds",
+                4310,
+                "Invalid connected accounts: " + "; ".join(problems),
+                suggested_fix="Pin only accounts of this user, connected for that toolkit "
+                "(see GET .../toolkits for their ids).",
+                errors=problems,
+            )
+        raise bad_request(
+            "Invalid session config: " + "; ".join(problems),
+            suggested_fix="Use toolkit and tool slugs of this service (GET .../toolkits, "
+            "COMPOSIO_SEARCH_TOOLS) and the tags " + ", ".join(TAGS) + ".",
+            errors=problems,
+        )

@@ -1,0 +1,153 @@
+"""Per-app state and the per-request steps every handler shares: auth, session lookup, body parsing.
+
+`EmulatorState` is what `create_app` builds and what tests reach through `app.state.emulator` (or
+`EmulatorServer`): the store, mounts, fault rules, request log and search engine.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+from starlette.requests import Request
+
+from langchain_toolrouter.emulator.catalog import Catalog, format_validation_error
+from langchain_toolrouter.emulator.errors import EmulatorError, bad_request, session_not_found
+from langchain_toolrouter.emulator.faults import Faults, RequestLog
+from langchain_toolrouter.emulator.mounts import MountStore
+from langchain_toolrouter.emulator.search import ToolSearch
+from langchain_toolrouter.emulator.store import SessionRecord, Store
+
+__all__ = [
+    "EmulatorState",
+    "api_version",
+    "authenticate",
+    "base_url",
+    "parse_body",
+    "parse_query",
+    "session_for",
+]
+
+M = TypeVar("M", bound=BaseModel)
+
+
+@dataclass
+class EmulatorState:
+    """Everything one emulator app holds."""
+
+    api_keys: dict[str, str]
+    store: Store
+    mounts: MountStore
+    faults: Faults
+    log: RequestLog
+    search: ToolSearch = field(default_factory=ToolSearch)
+
+    @property
+    def catalog(self) -> Catalog:
+        """The app's catalog."""
+        return self.store.catalog
+
+
+def state_of(request: Request) -> EmulatorState:
+    """The emulator state of the app serving `request`."""
+    state: EmulatorState = request.app.state.emulator
+    return state
+
+
+def base_url(request: Request) -> str:
+    """The emulator's own base URL as the client reached it, with a trailing slash."""
+    return str(request.base_url)
+
+
+def api_version(request: Request) -> str:
+    """`v3.1` or `v3`, from the path prefix the client used."""
+    return "v3.1" if request.url.path.startswith("/api/v3.1/") else "v3"
+
+
+def authenticate(request: Request) -> str:
+    """The project of the request's API key.
+
+    Raises:
+        EmulatorError: 401 when `x-api-key` (or `x-user-api-key`) is missing or unknown.
+    """
+    state = state_of(request)
+    key = request.headers.get("x-api-key") or request.headers.get("x-user-api-key")
+    if not key:
+        raise EmulatorError(
+            401,
+            "ToolRouterV2_Unauthorized",
+            4301,
+            "No API key was sent.",
+            suggested_fix="Send your project API key in the x-api-key header.",
+        )
+    project = state.api_keys.get(key)
+    if project is None:
+        raise EmulatorError(
+            401,
+            "ToolRouterV2_Unauthorized",
+            4301,
+            "The API key is not valid for this service.",
+            suggested_fix="Use the API key the emulator printed at start-up (or passed to "
+            "create_app(api_keys=...)).",
+        )
+    return project
+
+
+def session_for(request: Request) -> tuple[str, SessionRecord]:
+    """Authenticate, then find the path's session (404 when missing or another project's)."""
+    project = authenticate(request)
+    session_id = request.path_params["session_id"]
+    record = state_of(request).store.session(project, session_id)
+    if record is None:
+        raise session_not_found(session_id)
+    return project, record
+
+
+async def _json(request: Request) -> Any:
+    raw = await request.body()
+    if not raw.strip():
+        return {}
+    try:
+        return json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise bad_request(
+            f"The request body is not valid JSON: {exc}",
+            suggested_fix="Send a JSON object with Content-Type: application/json.",
+            errors=["(body): invalid JSON"],
+        ) from exc
+
+
+def validate(model: type[M], data: Any, *, what: str) -> M:
+    """Validate `data` with a wire model; 400 with one `field.path: message` line per problem."""
+    if not isinstance(data, Mapping):
+        raise bad_request(
+            f"The {what} must be a JSON object, got {type(data).__name__}.",
+            suggested_fix=f"Send the {what} as a JSON object.",
+            errors=[f"(body): expected an object, got {type(data).__name__}"],
+        )
+    try:
+        return model.model_validate(dict(data))
+    except ValidationError as exc:
+        problems = format_validation_error(exc)
+        raise bad_request(
+            f"Invalid {what}: " + "; ".join(problems),
+            suggested_fix="Correct the fields listed in 'errors' (see the API reference for "
+            "this operation).",
+            errors=problems,
+        ) from exc
+
+
+async def parse_body(request: Request, model: type[M]) -> M:
+    """The JSON body parsed with a wire request model."""
+    return validate(model, await _json(request), what="request body")
+
+
+def parse_query(request: Request, model: type[M], *, lists: tuple[str, ...] = ()) -> M:
+    """The query string parsed with a wire model; `lists` are comma-joined array parameters."""
+    data: dict[str, Any] = {}
+    for key, value in request.query_params.items():
+        data[key] = [v for v in value.split(",") if v] if key in lists else value
+    return validate(model, data, what="query string")

@@ -1,0 +1,62 @@
+"""The one exception the emulator's handlers raise, rendered as the service's error body.
+
+Handlers never build error responses themselves: they raise `EmulatorError` and the app's
+exception handler turns it into `{"error": {message, code, slug, status, request_id,
+suggested_fix, errors}}` (wire reference section 6.1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = ["EmulatorError", "bad_request", "session_not_found"]
+
+
+class EmulatorError(Exception):
+    """A refused request: HTTP status plus the service's slug, numeric code and fix."""
+
+    def __init__(
+        self,
+        status: int,
+        slug: str,
+        code: int,
+        message: str,
+        *,
+        suggested_fix: str = "",
+        errors: Sequence[str] = (),
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.slug = slug
+        self.code = code
+        self.message = message
+        self.suggested_fix = suggested_fix
+        self.errors = list(errors)
+        self.headers = dict(headers or {})
+
+
+def bad_request(message: str, *, suggested_fix: str, errors: Sequence[str] = ()) -> EmulatorError:
+    """The service's generic validation failure (`ToolRouterV2_BadRequest`, 4300)."""
+    return EmulatorError(
+        400,
+        "ToolRouterV2_BadRequest",
+        4300,
+        message,
+        suggested_fix=suggested_fix,
+        errors=errors,
+    )
+
+
+def session_not_found(session_id: str) -> EmulatorError:
+    """A session that does not exist, was deleted, or belongs to another project."""
+    return EmulatorError(
+        404,
+        "ToolRouterV2_SessionNotFound",
+        4304,
+        f"Tool router session {session_id!r} was not found.",
+        suggested_fix=(
+            "Create a session with POST /tool_router/session and use the session_id it "
+            "returns; sessions of another project's API key are not visible."
+        ),
+    )

@@ -1,0 +1,214 @@
+"""Running one tool for a session: access checks, connected account choice, in-band results.
+
+HTTP errors are for refused requests (unknown or disallowed tool, no active connection, a custom
+tool the server must not run); a tool that ran and failed is HTTP 200 with `error` set and
+`result_type: "failed"`, as in the service.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_toolrouter.emulator.catalog import CatalogTool, ToolContext, ToolFailure, Toolkit
+from langchain_toolrouter.emulator.context import EmulatorState
+from langchain_toolrouter.emulator.customs import CustomTool, resolve_customs
+from langchain_toolrouter.emulator.errors import EmulatorError
+from langchain_toolrouter.emulator.policy import tool_allowed, toolkit_allowed
+from langchain_toolrouter.emulator.store import ConnectedAccount, SessionRecord, UserState, utc_now
+from langchain_toolrouter.wire.models import ExecuteResult, InlineCustomTools
+
+__all__ = [
+    "Outcome",
+    "SessionScope",
+    "connection_required",
+    "require_account",
+    "run_app_tool",
+]
+
+
+@dataclass
+class SessionScope:
+    """One request's view of a session: state, record, user and the custom tools in force."""
+
+    state: EmulatorState
+    record: SessionRecord
+    user: UserState
+    customs: list[CustomTool]
+    base_url: str
+
+    @classmethod
+    def build(
+        cls,
+        state: EmulatorState,
+        record: SessionRecord,
+        inline: InlineCustomTools | None,
+        base_url: str,
+    ) -> SessionScope:
+        """Customs in force: inline ones (v3.1 and v3), plus the stored ones under v3."""
+        tools = list(inline.custom_tools or []) if inline else []
+        toolkits = list(inline.custom_toolkits or []) if inline else []
+        if record.api_version == "v3":
+            inline_tool_slugs = {t.slug.upper() for t in tools}
+            inline_kit_slugs = {k.slug.upper() for k in toolkits}
+            tools += [t for t in record.custom_tools if t.slug.upper() not in inline_tool_slugs]
+            toolkits += [
+                k for k in record.custom_toolkits if k.slug.upper() not in inline_kit_slugs
+            ]
+        customs, _, _ = resolve_customs(state.catalog, tools, toolkits)
+        user = state.store.user(record.project, record.user_id)
+        return cls(state, record, user, customs, base_url)
+
+    def custom(self, slug: str) -> CustomTool | None:
+        """The custom tool with this final (or unique original) slug, any case."""
+        wanted = slug.upper()
+        for tool in self.customs:
+            if tool.slug == wanted:
+                return tool
+        matches = [t for t in self.customs if t.original_slug.upper() == wanted]
+        return matches[0] if len(matches) == 1 else None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Result of one tool run, before it is shaped as an execute response."""
+
+    data: dict[str, Any]
+    error: str | None = None
+
+    @property
+    def successful(self) -> bool:
+        """True when the tool completed."""
+        return self.error is None
+
+    def to_result(self, log_id: str) -> ExecuteResult:
+        """The execute response (wire reference section 3.5)."""
+        return ExecuteResult(
+            data=self.data,
+            error=self.error,
+            log_id=log_id,
+            result_type="completed" if self.error is None else "failed",
+        )
+
+
+def connection_required(toolkit: Toolkit, scope: SessionScope) -> EmulatorError:
+    """The service's "no active connection" error, naming the ways to connect."""
+    path = f"/tool_router/session/{scope.record.id}/link"
+    return EmulatorError(
+        400,
+        "ToolRouterV2_NoActiveConnection",
+        4302,
+        f"No active connection for toolkit '{toolkit.slug}' for user '{scope.user.user_id}'.",
+        suggested_fix=(
+            f'Connect the account first: POST {path} with {{"toolkit": "{toolkit.slug}"}} '
+            "(or run COMPOSIO_MANAGE_CONNECTIONS) and open the returned redirect_url, then retry."
+        ),
+    )
+
+
+def require_account(
+    toolkit: Toolkit, scope: SessionScope, account: str | None = None
+) -> ConnectedAccount | None:
+    """The ACTIVE account a call of `toolkit` runs as (None for no-auth toolkits).
+
+    Honours `config.connected_accounts` pins and the request's `account` (id or alias).
+    """
+    if toolkit.no_auth:
+        return None
+    candidates = scope.user.active_accounts(toolkit.slug)
+    pinned = (scope.record.config.connected_accounts or {}).get(toolkit.slug)
+    if pinned:
+        candidates = [a for a in candidates if a.id in pinned]
+    if account:
+        named = [a for a in candidates if account in (a.id, a.alias)]
+        if not named:
+            known = ", ".join(f"{a.id} ({a.alias})" if a.alias else a.id for a in candidates)
+            raise EmulatorError(
+                400,
+                "ToolRouterV2_InvalidConnectedAccountIds",
+                4310,
+                f"Account {account!r} is not an active {toolkit.slug} account of this session.",
+                suggested_fix=f"Use one of: {known or 'none (connect one first)'}.",
+            )
+        return named[0]
+    if not candidates:
+        raise connection_required(toolkit, scope)
+    multi = scope.record.config.multi_account
+    if len(candidates) > 1 and multi is not None and multi.require_explicit_selection:
+        ids = ", ".join(a.id for a in candidates)
+        raise EmulatorError(
+            400,
+            "ToolRouterV2_AccountSelectionRequired",
+            4311,
+            f"Several {toolkit.slug} accounts are connected and none was named.",
+            suggested_fix=f"Pass 'account' with one of: {ids}.",
+        )
+    return candidates[0]
+
+
+def check_app_tool(scope: SessionScope, slug: str) -> CatalogTool:
+    """The catalog tool for `slug` if it exists and the session allows it."""
+    tool = scope.state.catalog.tool(slug)
+    if tool is None:
+        raise EmulatorError(
+            404,
+            "ToolRouterV2_ToolNotFound",
+            4305,
+            f"Tool {slug!r} does not exist.",
+            suggested_fix="Find tool slugs with COMPOSIO_SEARCH_TOOLS (or POST .../search); "
+            "custom LOCAL_ tools must be sent inline in experimental.custom_tools.",
+        )
+    if not tool_allowed(scope.record.config, tool):
+        reason = (
+            f"toolkit '{tool.toolkit}' is not enabled"
+            if not toolkit_allowed(scope.record.config, tool.toolkit)
+            else "the session's tools/tags filters exclude it"
+        )
+        raise EmulatorError(
+            400,
+            "ToolRouterV2_ToolNotAllowed",
+            4306,
+            f"Tool {tool.slug} is not available in this session: {reason}.",
+            suggested_fix="Update the session config (PATCH the session's toolkits, tools or "
+            "tags) or create a session that allows this tool.",
+        )
+    return tool
+
+
+def custom_tool_refused(tool: CustomTool) -> EmulatorError:
+    """Custom tools run in the client process; the server only knows their definition."""
+    return EmulatorError(
+        400,
+        "ToolRouterV2_CustomToolNotExecutable",
+        4312,
+        f"{tool.slug} is a custom tool; the server does not run custom tool code.",
+        suggested_fix="Run custom tools in your own process (the client routes LOCAL_ slugs to "
+        "the local function) and send only app and meta tools to execute.",
+    )
+
+
+def run_app_tool(
+    scope: SessionScope, slug: str, arguments: dict[str, Any], account: str | None = None
+) -> Outcome:
+    """Run a catalog tool as the session's user.
+
+    Raises:
+        EmulatorError: unknown/disallowed tool, custom tool, or no active connection.
+    """
+    custom = scope.custom(slug) if slug.upper().startswith("LOCAL_") else None
+    if custom is not None:
+        raise custom_tool_refused(custom)
+    tool = check_app_tool(scope, slug)
+    toolkit = scope.state.catalog.toolkits[tool.toolkit]
+    require_account(toolkit, scope, account)
+    store = scope.state.store
+    with store.lock:
+        ctx = ToolContext(
+            user_id=scope.user.user_id,
+            state=store.toolkit_state(scope.user, toolkit.slug),
+            now=utc_now(),
+        )
+        try:
+            return Outcome(data=tool.invoke(ctx, arguments))
+        except ToolFailure as failure:
+            return Outcome(data={}, error=failure.message)

@@ -1,0 +1,663 @@
+"""One async handler per operation. Handlers parse with the wire models, raise `EmulatorError`
+for refused requests, and answer with the wire response models."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+from pydantic import BaseModel
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+
+from langchain_toolrouter.emulator.catalog import ToolContext, ToolFailure
+from langchain_toolrouter.emulator.config import build_config, check_config, patch_config
+from langchain_toolrouter.emulator.context import (
+    api_version,
+    authenticate,
+    base_url,
+    parse_body,
+    parse_query,
+    session_for,
+    state_of,
+)
+from langchain_toolrouter.emulator.customs import resolve_customs
+from langchain_toolrouter.emulator.errors import EmulatorError, bad_request, session_not_found
+from langchain_toolrouter.emulator.execution import (
+    SessionScope,
+    connection_required,
+    run_app_tool,
+)
+from langchain_toolrouter.emulator.meta import run_meta_tool, run_search
+from langchain_toolrouter.emulator.pagination import paginate
+from langchain_toolrouter.emulator.policy import meta_tools, preloaded_tools, toolkit_allowed
+from langchain_toolrouter.emulator.presenters import (
+    dump,
+    meta_tool_item,
+    session_payload,
+    tool_item,
+    toolkit_item,
+)
+from langchain_toolrouter.emulator.store import SessionRecord, iso, utc_now
+from langchain_toolrouter.wire.models import (
+    AttachRequest,
+    DownloadUrl,
+    ExecuteMetaRequest,
+    ExecuteRequest,
+    LinkExperimental,
+    LinkRequest,
+    LinkResponse,
+    ListMountItemsQuery,
+    ListToolkitsQuery,
+    ListToolsQuery,
+    MountDeleteResult,
+    MountItem,
+    MountItemPage,
+    MountPathRequest,
+    ProxyRequest,
+    ProxyResult,
+    SearchRequest,
+    SessionCreateRequest,
+    SessionDeleteResult,
+    SessionUpdateRequest,
+    ToolkitPage,
+    ToolPage,
+    UploadUrl,
+    UploadUrlRequest,
+)
+
+__all__ = [
+    "attach_session",
+    "config_history",
+    "connect_account",
+    "create_download_url",
+    "create_link",
+    "create_session",
+    "create_upload_url",
+    "delete_mount_item",
+    "delete_session",
+    "execute",
+    "execute_meta",
+    "get_session",
+    "list_mount_items",
+    "list_toolkits",
+    "list_tools",
+    "patch_session",
+    "presigned_download",
+    "presigned_upload",
+    "proxy_execute",
+    "search",
+]
+
+TOOLKITS_MAX_LIMIT = 50
+TOOLS_MAX_LIMIT = 500
+ITEMS_MAX_LIMIT = 500
+HISTORY_MAX_LIMIT = 100
+
+
+def _json(model: BaseModel | dict[str, Any], status: int = 200) -> JSONResponse:
+    body = dump(model) if isinstance(model, BaseModel) else model
+    return JSONResponse(body, status_code=status)
+
+
+def _log_id(request: Request) -> str:
+    return state_of(request).store.new_id("log_")
+
+
+# --------------------------------------------------------------------------- sessions
+
+
+async def create_session(request: Request) -> Response:
+    """POST .../session: 201 with the session, its assistive prompt and custom echoes."""
+    project = authenticate(request)
+    body = await parse_body(request, SessionCreateRequest)
+    state = state_of(request)
+    config = build_config(body)
+    check_config(state.store, project, body.user_id, config)
+    inline = body.experimental
+    tools = list(inline.custom_tools or []) if inline else []
+    toolkits = list(inline.custom_toolkits or []) if inline else []
+    _, tool_echoes, toolkit_echoes = resolve_customs(state.catalog, tools, toolkits)
+    version = api_version(request)
+    timezone_name = None
+    if inline and inline.assistive_prompt_config:
+        timezone_name = inline.assistive_prompt_config.user_timezone
+    record = SessionRecord(
+        id=state.store.new_id("trs_"),
+        project=project,
+        user_id=body.user_id,
+        api_version=version,
+        config=config,
+        created_at=iso(utc_now()),
+        # v3 keeps custom definitions with the session; v3.1 needs them inline on each call.
+        custom_tools=tools if version == "v3" else [],
+        custom_toolkits=toolkits if version == "v3" else [],
+        assistive_prompt=(
+            f"You can reach the apps of user {body.user_id} through Composio meta tools: search "
+            "with COMPOSIO_SEARCH_TOOLS, connect with COMPOSIO_MANAGE_CONNECTIONS, run with "
+            f"COMPOSIO_MULTI_EXECUTE_TOOL. User timezone: {timezone_name or 'UTC'}."
+        ),
+    )
+    state.store.add_session(record)
+    payload = session_payload(
+        record,
+        state.store,
+        base_url(request),
+        assistive_prompt=True,
+        custom_tools=tool_echoes,
+        custom_toolkits=toolkit_echoes,
+    )
+    return _json(payload, 201)
+
+
+def _stored_echoes(request: Request, record: SessionRecord) -> dict[str, Any]:
+    if record.api_version != "v3" or not (record.custom_tools or record.custom_toolkits):
+        return {}
+    _, tools, kits = resolve_customs(
+        state_of(request).catalog, record.custom_tools, record.custom_toolkits
+    )
+    return {"custom_tools": tools, "custom_toolkits": kits}
+
+
+async def get_session(request: Request) -> Response:
+    """GET .../session/{id}: the session (v3 sessions also return their stored customs)."""
+    _, record = session_for(request)
+    state = state_of(request)
+    echoes = _stored_echoes(request, record)
+    return _json(session_payload(record, state.store, base_url(request), **echoes))
+
+
+async def patch_session(request: Request) -> Response:
+    """PATCH .../session/{id}: replace config blocks, bump config_version (409 if stale)."""
+    project, record = session_for(request)
+    body = await parse_body(request, SessionUpdateRequest)
+    state = state_of(request)
+    expected = body.expected_config_version
+    if expected is not None and expected != record.config_version:
+        raise EmulatorError(
+            409,
+            "ToolRouterV2_ConfigVersionConflict",
+            4309,
+            f"expected_config_version {expected} is stale; the session is at version "
+            f"{record.config_version}.",
+            suggested_fix="GET the session, re-apply your change to its current config and "
+            "PATCH again with the new config_version.",
+        )
+    config = patch_config(record.config, body)
+    check_config(state.store, project, record.user_id, config)
+    state.store.update_config(record, config)
+    return _json(session_payload(record, state.store, base_url(request)))
+
+
+async def delete_session(request: Request) -> Response:
+    """DELETE .../session/{id}: remove it and its mount files; a second delete is 404."""
+    project = authenticate(request)
+    session_id = request.path_params["session_id"]
+    state = state_of(request)
+    if not state.store.delete_session(project, session_id):
+        raise session_not_found(session_id)
+    state.mounts.drop_session(session_id)
+    return _json(SessionDeleteResult(session_id=session_id, deleted=True))
+
+
+async def attach_session(request: Request) -> Response:
+    """POST .../attach: the session plus validated echoes of the inline customs."""
+    _, record = session_for(request)
+    body = await parse_body(request, AttachRequest)
+    state = state_of(request)
+    inline = body.experimental
+    tools = list(inline.custom_tools or []) if inline else []
+    toolkits = list(inline.custom_toolkits or []) if inline else []
+    if record.api_version == "v3" and not (tools or toolkits):
+        tools, toolkits = record.custom_tools, record.custom_toolkits
+    _, tool_echoes, toolkit_echoes = resolve_customs(state.catalog, tools, toolkits)
+    payload = session_payload(
+        record,
+        state.store,
+        base_url(request),
+        custom_tools=tool_echoes,
+        custom_toolkits=toolkit_echoes,
+    )
+    return _json(payload)
+
+
+async def config_history(request: Request) -> Response:
+    """GET .../config_history: config versions, newest first, paginated (limit <= 100)."""
+    _, record = session_for(request)
+    query = parse_query(request, ListToolsQuery)
+    entries = [
+        {
+            "config": entry.config.model_dump(mode="json", by_alias=True, exclude_none=True),
+            "created_at": entry.created_at,
+            "is_current": entry.version == record.config_version,
+            "version": entry.version,
+        }
+        for entry in reversed(record.history)
+    ]
+    page = paginate(
+        entries,
+        cursor=query.cursor,
+        limit=query.limit,
+        default_limit=20,
+        max_limit=HISTORY_MAX_LIMIT,
+    )
+    body: dict[str, Any] = {
+        "items": page.items,
+        "current_page": page.current_page,
+        "total_items": page.total_items,
+        "total_pages": page.total_pages,
+    }
+    if page.next_cursor:
+        body["next_cursor"] = page.next_cursor
+    return _json(body)
+
+
+# --------------------------------------------------------------------------- execution
+
+
+async def execute(request: Request) -> Response:
+    """POST .../execute: an app tool (or a meta tool) as the session's user."""
+    _, record = session_for(request)
+    body = await parse_body(request, ExecuteRequest)
+    scope = SessionScope.build(state_of(request), record, body.experimental, base_url(request))
+    arguments = body.arguments or {}
+    if body.tool_slug.upper().startswith("COMPOSIO_"):
+        outcome = await run_meta_tool(scope, body.tool_slug, arguments)
+    else:
+        outcome = run_app_tool(scope, body.tool_slug, arguments, body.account)
+    return _json(outcome.to_result(_log_id(request)))
+
+
+async def execute_meta(request: Request) -> Response:
+    """POST .../execute_meta: a COMPOSIO_* meta tool."""
+    _, record = session_for(request)
+    body = await parse_body(request, ExecuteMetaRequest)
+    if not body.slug.upper().startswith("COMPOSIO_"):
+        raise bad_request(
+            f"slug {body.slug!r} is not a meta tool.",
+            suggested_fix="Send app tools to POST .../execute; execute_meta takes COMPOSIO_* slugs.",
+            errors=["slug: must be a COMPOSIO_* meta tool"],
+        )
+    scope = SessionScope.build(state_of(request), record, body.experimental, base_url(request))
+    outcome = await run_meta_tool(scope, body.slug, body.arguments or {})
+    return _json(outcome.to_result(_log_id(request)))
+
+
+async def search(request: Request) -> Response:
+    """POST .../search: BM25-ranked tools for each query."""
+    _, record = session_for(request)
+    body = await parse_body(request, SearchRequest)
+    scope = SessionScope.build(state_of(request), record, body.experimental, base_url(request))
+    return _json(run_search(scope, body.queries))
+
+
+# --------------------------------------------------------------------------- connections
+
+
+async def create_link(request: Request) -> Response:
+    """POST .../link: 201 with an INITIATED account and a redirect URL on the emulator."""
+    _, record = session_for(request)
+    body = await parse_body(request, LinkRequest)
+    state = state_of(request)
+    toolkit = state.catalog.toolkit(body.toolkit)
+    if toolkit is None:
+        raise bad_request(
+            f"Toolkit {body.toolkit!r} does not exist.",
+            suggested_fix=f"Use one of: {', '.join(sorted(state.catalog.toolkits))}.",
+            errors=["toolkit: unknown toolkit"],
+        )
+    if toolkit.no_auth:
+        raise EmulatorError(
+            400,
+            "ToolRouterV2_ToolkitsIsNoAuth",
+            4326,
+            f"Toolkit '{toolkit.slug}' needs no authentication, so there is nothing to link.",
+            suggested_fix=f"Call the {toolkit.name} tools directly.",
+        )
+    experimental = body.experimental or LinkExperimental()
+    if experimental.acl_config_for_shared is not None and experimental.account_type != "SHARED":
+        raise bad_request(
+            "acl_config_for_shared is only valid for SHARED accounts.",
+            suggested_fix="Set experimental.account_type to SHARED or drop acl_config_for_shared.",
+            errors=["experimental.acl_config_for_shared: only valid with account_type SHARED"],
+        )
+    user = state.store.user(record.project, record.user_id)
+    if body.alias and any(
+        a.alias == body.alias and a.toolkit == toolkit.slug for a in user.accounts
+    ):
+        raise bad_request(
+            f"Alias {body.alias!r} is already used by another {toolkit.slug} account of this user.",
+            suggested_fix="Choose another alias.",
+            errors=["alias: must be unique per user and toolkit"],
+        )
+    manage = record.config.manage_connections
+    callback = body.callback_url or (manage.callback_url if manage else None)
+    account = state.store.initiate_account(
+        user, toolkit.slug, auth_scheme=toolkit.auth_scheme, alias=body.alias, callback_url=callback
+    )
+    response = LinkResponse(
+        connected_account_id=account.id,
+        link_token=account.link_token,
+        redirect_url=f"{base_url(request)}_emulator/connect/{account.link_token}",
+        experimental=LinkExperimental(account_type=experimental.account_type or "PRIVATE"),
+    )
+    return _json(response, 201)
+
+
+_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>{title}</title></head>
+<body><h1>{title}</h1><p>{text}</p></body></html>"""
+
+
+async def connect_account(request: Request) -> Response:
+    """GET /_emulator/connect/{token}: the "browser" step; marks the account ACTIVE."""
+    token = request.path_params["link_token"]
+    account = state_of(request).store.complete_link(token)
+    if account is None:
+        page = _PAGE.format(
+            title="Link not found", text="This connection link is unknown or expired."
+        )
+        return HTMLResponse(page, status_code=404)
+    if account.callback_url:
+        parts = urlsplit(account.callback_url)
+        query = [
+            *parse_qsl(parts.query),
+            ("status", "success"),
+            ("connected_account_id", account.id),
+        ]
+        return RedirectResponse(parts._replace(query=urlencode(query)).geturl(), status_code=303)
+    text = html.escape(
+        f"Your {account.toolkit} account {account.id} is now ACTIVE for user {account.user_id}. "
+        "You can close this window."
+    )
+    return HTMLResponse(_PAGE.format(title="Connected", text=text))
+
+
+# --------------------------------------------------------------------------- listings
+
+
+async def list_toolkits(request: Request) -> Response:
+    """GET .../toolkits: catalog toolkits with enabled flag and connection, paginated (<= 50)."""
+    _, record = session_for(request)
+    query = parse_query(request, ListToolkitsQuery, lists=("toolkits",))
+    state = state_of(request)
+    user = state.store.user(record.project, record.user_id)
+    items = []
+    wanted = {t.lower() for t in query.toolkits} if query.toolkits else None
+    for toolkit in state.catalog.toolkits.values():
+        if wanted is not None and toolkit.slug not in wanted:
+            continue
+        if wanted is None and not toolkit_allowed(record.config, toolkit.slug):
+            continue
+        accounts = [a for a in user.accounts if a.toolkit == toolkit.slug]
+        active = [a for a in accounts if a.status == "ACTIVE"]
+        account = active[0] if active else (accounts[-1] if accounts else None)
+        if query.is_connected is not None and bool(active or toolkit.no_auth) != query.is_connected:
+            continue
+        if query.search:
+            needle = query.search.lower()
+            haystack = f"{toolkit.slug} {toolkit.name} {toolkit.description}".lower()
+            if needle not in haystack:
+                continue
+        enabled = toolkit_allowed(record.config, toolkit.slug)
+        items.append(toolkit_item(toolkit, enabled=enabled, account=account))
+    page = paginate(
+        items,
+        cursor=query.cursor,
+        limit=query.limit,
+        default_limit=20,
+        max_limit=TOOLKITS_MAX_LIMIT,
+    )
+    return _json(
+        ToolkitPage(
+            items=page.items,
+            current_page=page.current_page,
+            total_items=page.total_items,
+            total_pages=page.total_pages,
+            next_cursor=page.next_cursor,
+        )
+    )
+
+
+async def list_tools(request: Request) -> Response:
+    """GET .../tools: meta tools then preloaded app tools, with schemas, paginated (<= 500)."""
+    _, record = session_for(request)
+    query = parse_query(request, ListToolsQuery)
+    state = state_of(request)
+    items = [meta_tool_item(slug) for slug in meta_tools(record.config)]
+    items += [
+        tool_item(tool, state.catalog.toolkits[tool.toolkit])
+        for tool in preloaded_tools(record.config, state.catalog)
+    ]
+    page = paginate(
+        items,
+        cursor=query.cursor,
+        limit=query.limit,
+        default_limit=TOOLS_MAX_LIMIT,
+        max_limit=TOOLS_MAX_LIMIT,
+    )
+    return _json(
+        ToolPage(
+            items=page.items,
+            current_page=page.current_page,
+            total_items=page.total_items,
+            total_pages=page.total_pages,
+            next_cursor=page.next_cursor,
+        )
+    )
+
+
+# --------------------------------------------------------------------------- proxy
+
+
+def _ssrf_blocked(url: str, toolkit: str) -> EmulatorError:
+    return EmulatorError(
+        400,
+        "ExternalProxy_SSRFBlocked",
+        4401,
+        f"Proxy target {url!r} is not an API host of toolkit '{toolkit}'; the request was blocked.",
+        suggested_fix="Use an endpoint relative to the toolkit's API (e.g. '/user/repos') or an "
+        "absolute URL on that toolkit's own API host.",
+    )
+
+
+async def proxy_execute(request: Request) -> Response:
+    """POST .../proxy_execute: answered by the toolkit's fake upstream; other hosts are blocked."""
+    _, record = session_for(request)
+    body = await parse_body(request, ProxyRequest)
+    state = state_of(request)
+    toolkit = state.catalog.toolkit(body.toolkit_slug)
+    if toolkit is None:
+        raise bad_request(
+            f"Toolkit {body.toolkit_slug!r} does not exist.",
+            suggested_fix=f"Use one of: {', '.join(sorted(state.catalog.toolkits))}.",
+            errors=["toolkit_slug: unknown toolkit"],
+        )
+    endpoint = body.endpoint
+    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", endpoint) or endpoint.startswith("//"):
+        if state.catalog.toolkit_for_url(endpoint) is not toolkit:
+            raise _ssrf_blocked(endpoint, toolkit.slug)
+        endpoint = endpoint[len(toolkit.upstream.rstrip("/")) :] or "/"
+    url = urlsplit(endpoint if endpoint.startswith("/") else "/" + endpoint)
+    if not toolkit_allowed(record.config, toolkit.slug):
+        raise EmulatorError(
+            400,
+            "ToolRouterV2_ToolNotAllowed",
+            4306,
+            f"Toolkit '{toolkit.slug}' is not enabled in this session.",
+            suggested_fix="Enable the toolkit in the session config.",
+        )
+    scope = SessionScope.build(state, record, None, base_url(request))
+    if not toolkit.no_auth and not scope.user.active_accounts(toolkit.slug):
+        raise connection_required(toolkit, scope)
+    method = "GET" if body.method == "HEAD" else body.method
+    arguments: dict[str, Any] = dict(parse_qsl(url.query))
+    arguments.update({p.name: p.value for p in body.parameters or [] if p.type == "query"})
+    headers = {"content-type": "application/json", "x-emulator-upstream": toolkit.upstream}
+    for route in toolkit.proxy_routes:
+        match = route.pattern.match(url.path)
+        if route.method != method or match is None:
+            continue
+        arguments.update(match.groupdict())
+        if isinstance(body.body, dict):
+            arguments.update(body.body)
+        tool = state.catalog.tools[route.tool_slug]
+        with state.store.lock:
+            ctx = ToolContext(
+                user_id=record.user_id,
+                state=state.store.toolkit_state(scope.user, toolkit.slug),
+                now=utc_now(),
+            )
+            try:
+                data: Any = tool.invoke(ctx, arguments)
+                status = route.status
+            except ToolFailure as failure:
+                data, status = {"message": failure.message}, failure.status
+        if body.method == "HEAD":
+            data = None
+        return _json(ProxyResult(status=status, data=data, headers=headers))
+    allowed = sorted({r.method for r in toolkit.proxy_routes if r.pattern.match(url.path)})
+    status = 405 if allowed else 404
+    message = (
+        f"Method {body.method} not allowed; use {', '.join(allowed)}." if allowed else "Not Found"
+    )
+    return _json(ProxyResult(status=status, data={"message": message}, headers=headers))
+
+
+# --------------------------------------------------------------------------- mounts
+
+
+def _mount_id(request: Request) -> str:
+    mount_id: str = request.path_params["mount_id"]
+    state_of(request).mounts.check_mount_id(mount_id)
+    return mount_id
+
+
+async def list_mount_items(request: Request) -> Response:
+    """GET .../mounts/{mount_id}/items: files under an optional prefix, paginated (<= 500)."""
+    _, record = session_for(request)
+    mount_id = _mount_id(request)
+    query = parse_query(request, ListMountItemsQuery)
+    mounts = state_of(request).mounts
+    files = mounts.list(record.id, mount_id, query.mount_relative_prefix or "")
+    page = paginate(
+        files, cursor=query.cursor, limit=query.limit, default_limit=100, max_limit=ITEMS_MAX_LIMIT
+    )
+    items = [
+        MountItem(
+            mount_relative_path=f.mount_relative_path,
+            sandbox_mount_prefix=mounts.sandbox_prefix(mount_id),
+            size=f.size,
+            last_modified=f.last_modified,
+        )
+        for f in page.items
+    ]
+    return _json(MountItemPage(items=items, next_cursor=page.next_cursor))
+
+
+async def create_download_url(request: Request) -> Response:
+    """POST .../download_url: a signed GET URL for an existing file."""
+    _, record = session_for(request)
+    mount_id = _mount_id(request)
+    body = await parse_body(request, MountPathRequest)
+    mounts = state_of(request).mounts
+    path = mounts.normalize(body.mount_relative_path)
+    if mounts.read(record.id, mount_id, path) is None:
+        raise EmulatorError(
+            404,
+            "ToolRouterV2_FileNotFound",
+            4313,
+            f"No file {path!r} in mount {mount_id!r}.",
+            suggested_fix="List the mount's files with GET .../items, or upload the file first.",
+        )
+    signed = mounts.presign("GET", record.id, mount_id, path)
+    return _json(
+        DownloadUrl(
+            download_url=base_url(request) + signed.path_and_query.lstrip("/"),
+            expires_at=signed.expires_at,
+            mount_relative_path=path,
+            sandbox_mount_prefix=mounts.sandbox_prefix(mount_id),
+        )
+    )
+
+
+async def create_upload_url(request: Request) -> Response:
+    """POST .../upload_url: a signed PUT URL (subdirectories allowed)."""
+    _, record = session_for(request)
+    mount_id = _mount_id(request)
+    body = await parse_body(request, UploadUrlRequest)
+    mounts = state_of(request).mounts
+    path = mounts.normalize(body.mount_relative_path)
+    mounts.file_path(record.id, mount_id, path)
+    signed = mounts.presign("PUT", record.id, mount_id, path)
+    return _json(
+        UploadUrl(
+            upload_url=base_url(request) + signed.path_and_query.lstrip("/"),
+            expires_at=signed.expires_at,
+            mount_relative_path=path,
+            sandbox_mount_prefix=mounts.sandbox_prefix(mount_id),
+        )
+    )
+
+
+async def delete_mount_item(request: Request) -> Response:
+    """POST .../delete: remove a file; deleting a missing file succeeds too."""
+    _, record = session_for(request)
+    mount_id = _mount_id(request)
+    body = await parse_body(request, MountPathRequest)
+    mounts = state_of(request).mounts
+    path = mounts.normalize(body.mount_relative_path)
+    mounts.delete(record.id, mount_id, path)
+    return _json(
+        MountDeleteResult(
+            mount_relative_path=path, sandbox_mount_prefix=mounts.sandbox_prefix(mount_id)
+        )
+    )
+
+
+def _presigned_target(request: Request, method: str) -> tuple[str, str, str]:
+    if "x-api-key" in request.headers or "x-user-api-key" in request.headers:
+        raise bad_request(
+            "A presigned URL must not receive an API key.",
+            suggested_fix="Send the request to the presigned URL without x-api-key: the "
+            "signature is the credential, and the key must never leave the API origin.",
+            errors=["x-api-key: must not be sent to presigned URLs"],
+        )
+    session_id = request.path_params["session_id"]
+    mount_id = request.path_params["mount_id"]
+    path = request.path_params["path"]
+    state = state_of(request)
+    state.mounts.verify(
+        method,
+        session_id,
+        mount_id,
+        path,
+        expires=request.query_params.get("expires"),
+        signature=request.query_params.get("signature"),
+    )
+    if session_id not in state.store.sessions:
+        raise session_not_found(session_id)
+    return session_id, mount_id, path
+
+
+async def presigned_upload(request: Request) -> Response:
+    """PUT /_emulator/files/...: store the raw body (signature, not the key, authorizes)."""
+    session_id, mount_id, path = _presigned_target(request, "PUT")
+    state_of(request).mounts.write(session_id, mount_id, path, await request.body())
+    return Response(status_code=200)
+
+
+async def presigned_download(request: Request) -> Response:
+    """GET /_emulator/files/...: the file's bytes."""
+    session_id, mount_id, path = _presigned_target(request, "GET")
+    data = state_of(request).mounts.read(session_id, mount_id, path)
+    if data is None:
+        raise EmulatorError(
+            404,
+            "ToolRouterV2_FileNotFound",
+            4313,
+            f"No file {path!r} in mount {mount_id!r} (it was deleted after the URL was made).",
+            suggested_fix="Upload the file again, then ask for a new download URL.",
+        )
+    return Response(data, media_type="application/octet-stream")

@@ -1,0 +1,165 @@
+"""ASGI middleware that names each request's operation, applies fault rules and logs it.
+
+It sits outside Starlette's routing, so it finds the operation by matching the app's routes
+itself. A dropped connection is made the way a proxy or a crash makes one: the response head
+announces more bytes than are sent, then the app raises `ConnectionDropped`, and the server
+closes the socket; the client sees an incomplete message. With `drop="after"` the handler runs
+first (its side effects happen) and only the response is lost.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Sequence
+
+import anyio
+from starlette.routing import BaseRoute, Match
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from langchain_toolrouter.emulator.faults import FaultDecision, Faults, RequestLog, RequestRecord
+
+__all__ = ["ConnectionDropped", "FaultMiddleware", "request_id_of"]
+
+
+class ConnectionDropped(Exception):  # noqa: N818 - it names an event, not an error in the app
+    """Raised to make the server cut the connection mid-response (an injected fault)."""
+
+
+def request_id_of(scope: Scope) -> str:
+    """The client's `x-request-id`, or a fresh `req_...` id (stored on the scope once made)."""
+    state = scope.setdefault("state", {})
+    existing = state.get("request_id")
+    if isinstance(existing, str):
+        return existing
+    request_id = f"req_{uuid.uuid4().hex[:20]}"
+    for name, value in scope.get("headers", []):
+        if name == b"x-request-id":
+            request_id = bytes(value).decode("latin-1")
+            break
+    state["request_id"] = request_id
+    return request_id
+
+
+def _header(scope: Scope, wanted: bytes) -> bool:
+    return any(name == wanted for name, _ in scope.get("headers", []))
+
+
+class FaultMiddleware:
+    """Apply `Faults` per operation and record every request in a `RequestLog`."""
+
+    def __init__(
+        self, app: ASGIApp, *, faults: Faults, log: RequestLog, routes: Sequence[BaseRoute]
+    ) -> None:
+        self.app = app
+        self.faults = faults
+        self.log = log
+        self.routes = routes
+
+    def _operation(self, scope: Scope) -> str:
+        for route in self.routes:
+            match, _ = route.matches(scope)
+            if match == Match.FULL:
+                name = getattr(route, "name", None)
+                return name if isinstance(name, str) else "unknown"
+        return "unknown"
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        operation = self._operation(scope)
+        request_id = request_id_of(scope)
+        decision = self.faults.decide(operation)
+        status_seen: list[int] = []
+
+        def record(processed: bool, fault: str | None) -> None:
+            self.log.append(
+                RequestRecord(
+                    operation=operation,
+                    method=scope["method"],
+                    path=scope["path"],
+                    request_id=request_id,
+                    processed=processed,
+                    status=status_seen[0] if status_seen else None,
+                    had_api_key=_header(scope, b"x-api-key") or _header(scope, b"x-user-api-key"),
+                    fault=fault,
+                )
+            )
+
+        if decision.latency:
+            await anyio.sleep(decision.latency)
+        if decision.status is not None:
+            status_seen.append(decision.status)
+            record(False, f"status {decision.status}")
+            await self._error(send, decision, request_id)
+            return
+        if decision.drop == "before":
+            record(False, "drop before")
+            await self._truncate(send, [])
+            raise ConnectionDropped("connection dropped before the request was processed")
+
+        captured: list[Message] = []
+
+        async def capture(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                status_seen.append(int(message["status"]))
+            if decision.drop == "after":
+                captured.append(message)
+            else:
+                await send(message)
+
+        try:
+            await self.app(scope, receive, capture)
+        finally:
+            record(True, "drop after" if decision.drop == "after" else None)
+        if decision.drop == "after":
+            await self._truncate(send, captured)
+            raise ConnectionDropped("connection dropped after the request was processed")
+
+    @staticmethod
+    async def _error(send: Send, decision: FaultDecision, request_id: str) -> None:
+        status = decision.status or 500
+        body = json.dumps(
+            {
+                "error": {
+                    "message": decision.message,
+                    "code": status * 10,
+                    "slug": "RateLimited"
+                    if status == 429 and decision.slug == "Emulator_InjectedFault"
+                    else decision.slug,
+                    "status": status,
+                    "request_id": request_id,
+                    "suggested_fix": "Retry later." if status in (429, 502, 503, 504) else "",
+                    "errors": [],
+                }
+            }
+        ).encode()
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"x-request-id", request_id.encode("latin-1")),
+        ]
+        if decision.retry_after is not None:
+            headers.append((b"retry-after", f"{decision.retry_after:g}".encode()))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+    @staticmethod
+    async def _truncate(send: Send, captured: list[Message]) -> None:
+        """Send a response head promising more body than will ever arrive."""
+        start = next((m for m in captured if m["type"] == "http.response.start"), None)
+        body = b"".join(m.get("body", b"") for m in captured if m["type"] == "http.response.body")
+        status = int(start["status"]) if start else 200
+        headers = [
+            (name, value)
+            for name, value in (
+                start["headers"] if start else [(b"content-type", b"application/json")]
+            )
+            if name.lower() != b"content-length"
+        ]
+        headers.append((b"content-length", str(len(body) + 1024).encode()))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send(
+            {"type": "http.response.body", "body": body[: len(body) // 2], "more_body": True}
+        )

@@ -1,0 +1,239 @@
+"""Session file mounts on disk, and the signed, expiring URLs that read and write them.
+
+Files live under `<root>/<session_id>/<mount_id>/<mount_relative_path>`. A path is checked before
+any disk access: absolute paths, `..` segments, backslashes and NUL bytes are refused, so nothing
+outside the mount can be named. Presigned URLs carry `expires` (unix seconds) and `signature`
+(HMAC-SHA256 over method, session, mount, path and expiry with a per-app secret), like an S3
+presigned URL: whoever holds one may PUT or GET that single file until it expires, without the
+API key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path, PurePosixPath
+from urllib.parse import quote
+
+from langchain_toolrouter.emulator.errors import EmulatorError, bad_request
+
+__all__ = ["SANDBOX_PREFIX", "MountFile", "MountStore", "PresignedUrl"]
+
+#: Where the mount appears inside the (remote) sandbox; echoed as `sandbox_mount_prefix`.
+SANDBOX_PREFIX = "/mnt"
+#: Mount ids accepted by the emulator (the service's SDK only uses "files").
+MOUNT_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+
+
+@dataclass(frozen=True)
+class MountFile:
+    """One file of a mount listing."""
+
+    mount_relative_path: str
+    size: int
+    last_modified: str
+
+
+@dataclass(frozen=True)
+class PresignedUrl:
+    """A signed URL path (relative to the emulator's base URL) and its expiry."""
+
+    path_and_query: str
+    expires_at: str
+
+
+def _iso(ts: float) -> str:
+    return datetime.fromtimestamp(ts, tz=timezone.utc).isoformat().replace("+00:00", "Z")
+
+
+def _forbidden(message: str) -> EmulatorError:
+    return EmulatorError(
+        403,
+        "Emulator_PresignedUrlRejected",
+        4303,
+        message,
+        suggested_fix="Ask for a fresh URL with upload_url/download_url and use it unchanged "
+        "before it expires.",
+    )
+
+
+class MountStore:
+    """Files of every session mount under one root directory, plus URL signing."""
+
+    def __init__(self, root: Path, *, secret: bytes, url_ttl: float = 900.0) -> None:
+        self.root = root
+        self._secret = secret
+        self.url_ttl = url_ttl
+
+    # -- paths ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def normalize(path: str) -> str:
+        """Check a mount-relative path and return its normalized `a/b/c` form.
+
+        Raises:
+            EmulatorError: 400 for empty or absolute paths, `.`/`..` segments, a drive letter,
+                backslashes or NUL bytes.
+        """
+        if "\x00" in path or "\\" in path:
+            raise bad_request(
+                f"mount_relative_path {path!r} contains a NUL byte or a backslash.",
+                suggested_fix="Use '/'-separated relative paths such as 'data/output.csv'.",
+                errors=["mount_relative_path: invalid character"],
+            )
+        parts = PurePosixPath(path).parts
+        if (
+            not path
+            or path.startswith("/")
+            or any(part in ("..", ".") for part in parts)
+            or ":" in (parts[0] if parts else "")
+        ):
+            raise bad_request(
+                f"mount_relative_path {path!r} is absolute, escapes the mount or names no file.",
+                suggested_fix="Give a relative path inside the mount without a leading '/' or "
+                "'..' segments, e.g. 'reports/2026.csv'.",
+                errors=["mount_relative_path: must be a relative path inside the mount"],
+            )
+        return "/".join(parts)
+
+    @staticmethod
+    def check_mount_id(mount_id: str) -> None:
+        """Refuse mount ids that could name a directory outside the session's tree."""
+        if not mount_id or not set(mount_id) <= MOUNT_ID_CHARS:
+            raise bad_request(
+                f"mount_id {mount_id!r} is not a valid mount id.",
+                suggested_fix="Use the session's mount id, normally 'files'.",
+                errors=["mount_id: letters, digits, '_' and '-' only"],
+            )
+
+    def _mount_dir(self, session_id: str, mount_id: str) -> Path:
+        self.check_mount_id(mount_id)
+        return self.root / session_id / mount_id
+
+    def file_path(self, session_id: str, mount_id: str, relative: str) -> Path:
+        """Disk path of a (normalized) mount-relative path, proven to stay inside the mount."""
+        base = self._mount_dir(session_id, mount_id).resolve()
+        target = (base / relative).resolve()
+        if base != target and base not in target.parents:
+            raise bad_request(
+                f"mount_relative_path {relative!r} resolves outside the mount.",
+                suggested_fix="Use a plain relative path inside the mount.",
+                errors=["mount_relative_path: must stay inside the mount"],
+            )
+        return target
+
+    @staticmethod
+    def sandbox_prefix(mount_id: str) -> str:
+        """The sandbox path the mount is visible under, e.g. `/mnt/files`."""
+        return f"{SANDBOX_PREFIX}/{mount_id}"
+
+    # -- files ---------------------------------------------------------------------------------
+
+    def write(self, session_id: str, mount_id: str, relative: str, data: bytes) -> None:
+        """Create or replace one file (parent directories are created)."""
+        target = self.file_path(session_id, mount_id, relative)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+
+    def read(self, session_id: str, mount_id: str, relative: str) -> bytes | None:
+        """The bytes of one file, or None when it does not exist."""
+        target = self.file_path(session_id, mount_id, relative)
+        return target.read_bytes() if target.is_file() else None
+
+    def delete(self, session_id: str, mount_id: str, relative: str) -> bool:
+        """Remove one file; returns whether it existed (deleting a missing file is fine)."""
+        target = self.file_path(session_id, mount_id, relative)
+        if target.is_file():
+            target.unlink()
+            return True
+        return False
+
+    def _walk(self, session_id: str, mount_id: str) -> Iterator[MountFile]:
+        base = self._mount_dir(session_id, mount_id)
+        if not base.is_dir():
+            return
+        for dirpath, _dirs, files in os.walk(base):
+            for name in files:
+                full = Path(dirpath) / name
+                stat = full.stat()
+                yield MountFile(
+                    mount_relative_path=full.relative_to(base).as_posix(),
+                    size=stat.st_size,
+                    last_modified=_iso(stat.st_mtime),
+                )
+
+    def list(self, session_id: str, mount_id: str, prefix: str = "") -> list[MountFile]:
+        """Every file of the mount whose relative path starts with `prefix`, sorted by path."""
+        clean = prefix.lstrip("/")
+        files = [
+            f for f in self._walk(session_id, mount_id) if f.mount_relative_path.startswith(clean)
+        ]
+        return sorted(files, key=lambda f: f.mount_relative_path)
+
+    def drop_session(self, session_id: str) -> None:
+        """Delete every file of a session (used when the session is deleted)."""
+        base = self.root / session_id
+        if not base.is_dir():
+            return
+        for dirpath, dirs, files in os.walk(base, topdown=False):
+            for name in files:
+                (Path(dirpath) / name).unlink()
+            for name in dirs:
+                (Path(dirpath) / name).rmdir()
+        base.rmdir()
+
+    # -- signing -------------------------------------------------------------------------------
+
+    def _signature(
+        self, method: str, session_id: str, mount_id: str, path: str, expires: int
+    ) -> str:
+        message = "\n".join((method.upper(), session_id, mount_id, path, str(expires)))
+        return hmac.new(self._secret, message.encode(), hashlib.sha256).hexdigest()
+
+    def presign(
+        self,
+        method: str,
+        session_id: str,
+        mount_id: str,
+        relative: str,
+        *,
+        now: float | None = None,
+    ) -> PresignedUrl:
+        """A URL path+query allowing `method` (PUT or GET) on one file until the expiry."""
+        expires = int((time.time() if now is None else now) + self.url_ttl)
+        signature = self._signature(method, session_id, mount_id, relative, expires)
+        path = "/_emulator/files/{}/{}/{}".format(
+            quote(session_id, safe=""), quote(mount_id, safe=""), quote(relative, safe="/")
+        )
+        return PresignedUrl(
+            path_and_query=f"{path}?expires={expires}&signature={signature}",
+            expires_at=_iso(expires),
+        )
+
+    def verify(
+        self,
+        method: str,
+        session_id: str,
+        mount_id: str,
+        relative: str,
+        *,
+        expires: str | None,
+        signature: str | None,
+        now: float | None = None,
+    ) -> None:
+        """Accept a presigned request or raise 403 saying whether it is tampered or expired."""
+        if not expires or not signature or not expires.isdigit():
+            raise _forbidden("The presigned URL lacks a valid 'expires' or 'signature' parameter.")
+        expected = self._signature(method, session_id, mount_id, relative, int(expires))
+        if not hmac.compare_digest(expected, signature):
+            raise _forbidden(
+                f"The presigned URL signature does not match this {method.upper()} request "
+                "(the URL was altered, or used with another method)."
+            )
+        if int(expires) < (time.time() if now is None else now):
+            raise _forbidden(f"The presigned URL expired at {_iso(int(expires))}.")

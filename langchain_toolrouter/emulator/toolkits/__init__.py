@@ -1,0 +1,1 @@
+"""Built-in toolkits of the emulator catalog, one module each."""
