@@ -1,0 +1,115 @@
+"""The custom tools of one session: their wire payload and slug lookup.
+
+Built once from what the user passed (`CustomTool`, `CustomToolkit`, LangChain tools, plain
+functions). The service's echo on create/attach is the source of truth for final slugs, so
+`apply_echo` re-keys the tools by what the service returned. Lookup is case-insensitive, by
+final `LOCAL_...` slug or by a unique original slug (an original slug shared by several tools
+is ambiguous and refused).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from langchain_core.tools import BaseTool
+
+from langchain_toolrouter._multi_execute import AmbiguousSlugError
+from langchain_toolrouter.custom_tools import CustomTool, CustomToolkit, as_custom_tool
+from langchain_toolrouter.wire.models import InlineCustomTools, SessionExperimental
+
+__all__ = ["CustomRegistry", "CustomToolInput"]
+
+CustomToolInput = CustomTool | CustomToolkit | BaseTool | Callable[..., Any]
+"""What `custom_tools=[...]` accepts."""
+
+
+class CustomRegistry:
+    """The custom tools and toolkits of a session."""
+
+    def __init__(self, items: Iterable[CustomToolInput] = ()) -> None:
+        self.tools: list[CustomTool] = []
+        self.toolkits: list[CustomToolkit] = []
+        for item in items:
+            if isinstance(item, CustomToolkit):
+                self.toolkits.append(item)
+                self.tools.extend(item.tools)
+            else:
+                self.tools.append(as_custom_tool(item))
+        seen: dict[str, CustomTool] = {}
+        for tool in self.tools:
+            key = tool.final_slug.upper()
+            if key in seen:
+                msg = (
+                    f"two custom tools have the final slug {tool.final_slug}: give one of them "
+                    "another slug"
+                )
+                raise ValueError(msg)
+            seen[key] = tool
+        self._by_final = seen
+
+    def __bool__(self) -> bool:
+        return bool(self.tools)
+
+    def inline(self) -> InlineCustomTools | None:
+        """The `experimental` block carrying every definition, or `None` when there are none."""
+        if not self.tools:
+            return None
+        standalone = [tool for tool in self.tools if tool.toolkit is None]
+        return InlineCustomTools(
+            **({"custom_tools": [t.definition() for t in standalone]} if standalone else {}),
+            **(
+                {"custom_toolkits": [tk.definition() for tk in self.toolkits]}
+                if self.toolkits
+                else {}
+            ),
+        )
+
+    def apply_echo(self, experimental: SessionExperimental | None) -> None:
+        """Take the service's final slugs from a create/attach answer."""
+        if experimental is None:
+            return
+        standalone = {t.slug.upper(): t for t in self.tools if t.toolkit is None}
+        for echo in experimental.custom_tools or []:
+            tool = standalone.get((echo.original_slug or "").upper())
+            if tool is not None and echo.slug:
+                tool._set_final_slug(echo.slug)
+        toolkits = {tk.slug.upper(): tk for tk in self.toolkits}
+        for tk_echo in experimental.custom_toolkits or []:
+            toolkit = toolkits.get(tk_echo.slug.upper())
+            if toolkit is None:
+                continue
+            members = {t.slug.upper(): t for t in toolkit.tools}
+            for member_echo in tk_echo.tools:
+                member = members.get((member_echo.original_slug or "").upper())
+                if member is not None and member_echo.slug:
+                    member._set_final_slug(member_echo.slug)
+        self._by_final = {tool.final_slug.upper(): tool for tool in self.tools}
+
+    def resolve_exact(self, slug: str) -> CustomTool | None:
+        """The custom tool whose final `LOCAL_...` slug this is (any case), else `None`."""
+        return self._by_final.get(slug.upper())
+
+    def resolve(self, slug: str) -> CustomTool | None:
+        """The custom tool a slug names (final or unique original slug), else `None`.
+
+        Raises:
+            AmbiguousSlugError: an original slug shared by several custom tools.
+        """
+        key = slug.upper()
+        found = self._by_final.get(key)
+        if found is not None:
+            return found
+        if key.startswith("COMPOSIO_"):
+            return None
+        matches = [tool for tool in self.tools if tool.slug.upper() == key]
+        if len(matches) > 1:
+            names = ", ".join(tool.final_slug for tool in matches)
+            msg = f"{slug!r} names several custom tools ({names}); call one by its full slug"
+            raise AmbiguousSlugError(msg)
+        return matches[0] if matches else None
+
+    def preloaded(self) -> Sequence[CustomTool]:
+        """Tools listed directly (tool or toolkit `preload=True`); the rest are found by search."""
+        in_preloaded_toolkit = {id(t) for tk in self.toolkits if tk.preload for t in tk.tools}
+        return [t for t in self.tools if t.preload or id(t) in in_preloaded_toolkit]

@@ -1,0 +1,94 @@
+"""What a tool call produced, and the compact text a chat model reads about it.
+
+Every path that runs a tool (the service's `execute`, a local custom tool, a merged
+multi-execute, a user executor) ends in one `ToolOutcome`. The tool turns it into a
+`(content, artifact)` pair: the content is compact JSON capped in size, because a model's
+context is small and expensive; the artifact is the whole result, `log_id` included, for
+the program around the model.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["DEFAULT_MAX_CONTENT_CHARS", "ToolOutcome", "compact_json", "render_content"]
+
+DEFAULT_MAX_CONTENT_CHARS = 20_000
+"""Default cap on the text a model reads per tool call (the service's own offload threshold)."""
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    """The result of one tool call, whoever ran it.
+
+    Attributes:
+        successful: Whether the tool did what was asked.
+        data: The tool's output (any JSON value; usually an object).
+        error: The failure text when `successful` is false.
+        log_id: The service's execution log id (`""` for calls run locally).
+        extra: Further fields of the service's answer (e.g. `result_type`), kept as given.
+    """
+
+    successful: bool
+    data: Any = None
+    error: str | None = None
+    log_id: str = ""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_wire(cls, body: Mapping[str, Any]) -> ToolOutcome:
+        """Read an execute-shaped answer: `{data, error, log_id, result_type?, ...}`.
+
+        Success is `result_type == "completed"` when the service sends a result type, and
+        otherwise the absence of an error (wire reference section 3.5).
+        """
+        result_type = body.get("result_type")
+        error = body.get("error") or None
+        if result_type is not None:
+            successful = result_type == "completed"
+        elif "successful" in body:
+            successful = bool(body["successful"])
+        else:
+            successful = error is None
+        if not successful and error is None:
+            error = f"the tool did not complete (result_type={result_type!r})"
+        known = {"data", "error", "log_id", "successful"}
+        return cls(
+            successful=successful,
+            data=body.get("data"),
+            error=None if successful else str(error),
+            log_id=str(body.get("log_id") or ""),
+            extra={k: v for k, v in body.items() if k not in known},
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        """The full result as plain data: `{successful, data, error, log_id, ...extra}`."""
+        return {
+            "successful": self.successful,
+            "data": self.data,
+            "error": self.error,
+            "log_id": self.log_id,
+            **self.extra,
+        }
+
+
+def compact_json(value: Any) -> str:
+    """JSON without spaces or ASCII escapes; values JSON cannot hold are shown with `str`."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def render_content(value: Any, max_chars: int = DEFAULT_MAX_CONTENT_CHARS) -> str:
+    """Compact text for the model, cut at `max_chars` with a note saying what was cut."""
+    text = compact_json(value)
+    if len(text) <= max_chars:
+        return text
+    note = (
+        f"\n[truncated: showing {max_chars} of {len(text)} characters; "
+        "the full result is in the tool message's artifact]"
+    )
+    return text[:max_chars] + note

@@ -1,0 +1,182 @@
+"""Errors a chat model can act on, raised inside a tool so LangChain turns them into messages.
+
+Each class derives from LangChain's `ToolException`, so a tool with `handle_tool_error` set
+(our default) answers the model with an error `ToolMessage` (`status="error"`) whose text says
+what went wrong and how to fix it. With `raise_errors=True` they propagate to the caller
+instead, carrying the same facts as attributes. Anything else raised in a tool (a bad API key,
+a deleted session, a bug) is not one of these and always propagates.
+
+    ToolRouterToolError (ToolException)
+     ├── ToolArgumentsError       the call's arguments do not fit the tool's schema
+     ├── ToolExecutionError      the tool ran and reported a failure (in-band)
+     ├── ToolNotConnectedError         the toolkit has no active connection; carries the link
+     ├── ToolRateLimitError          the service kept answering 429 after the client's retries
+     ├── ToolServiceError         the service refused or failed the request (4xx/5xx)
+     └── ToolTransportError      the service could not be reached after the client's retries
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from langchain_core.tools import ToolException
+
+from langchain_toolrouter.errors import (
+    APIError,
+    AuthenticationError,
+    NotFoundError,
+    PermissionDeniedError,
+    RateLimitError,
+    ToolRouterError,
+    TransportError,
+)
+
+__all__ = [
+    "NO_ACTIVE_CONNECTION",
+    "ToolArgumentsError",
+    "ToolExecutionError",
+    "ToolNotConnectedError",
+    "ToolRateLimitError",
+    "ToolRouterToolError",
+    "ToolServiceError",
+    "ToolTransportError",
+    "is_no_connection",
+    "translate_error",
+]
+
+
+class ToolRouterToolError(ToolException):
+    """Base of the errors a tool reports to the model instead of crashing the agent."""
+
+    def __init__(self, message: str, *, tool: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.tool = tool
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class ToolArgumentsError(ToolRouterToolError):
+    """The arguments do not match the tool's input schema; nothing was sent.
+
+    `errors` holds one `{path, message, expected}` entry per problem.
+    """
+
+    def __init__(self, *, tool: str, errors: Sequence[Mapping[str, Any]], detail: str) -> None:
+        lines = [f"Invalid arguments for {tool}; the call was not sent. Fix these and call again:"]
+        for item in errors:
+            path = item.get("path") or "(root)"
+            expected = item.get("expected")
+            line = f"- {path}: {item.get('message', 'invalid value')}"
+            if expected:
+                line += f" (expected {expected})"
+            lines.append(line)
+        if not errors:
+            lines.append(f"- {detail}")
+        super().__init__("\n".join(lines), tool=tool)
+        self.errors = [dict(item) for item in errors]
+
+
+class ToolExecutionError(ToolRouterToolError):
+    """The tool ran and failed; `result` is the full outcome (`successful`, `data`, `error`)."""
+
+    def __init__(self, message: str, *, tool: str, result: Mapping[str, Any]) -> None:
+        super().__init__(message, tool=tool)
+        self.result = dict(result)
+
+
+class ToolNotConnectedError(ToolRouterToolError):
+    """The user has no active connection for the toolkit; `redirect_url` is where to connect."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        tool: str,
+        toolkit: str | None,
+        redirect_url: str | None,
+        connected_account_id: str | None,
+    ) -> None:
+        super().__init__(message, tool=tool)
+        self.toolkit = toolkit
+        self.redirect_url = redirect_url
+        self.connected_account_id = connected_account_id
+
+
+class ToolRateLimitError(ToolRouterToolError):
+    """The service is rate limiting; `retry_after` (seconds) is its hint when it gave one."""
+
+    def __init__(self, message: str, *, tool: str, retry_after: float | None) -> None:
+        super().__init__(message, tool=tool)
+        self.retry_after = retry_after
+
+
+class ToolServiceError(ToolRouterToolError):
+    """The service refused or failed the call; `status`, `slug` and `suggested_fix` say why."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        tool: str,
+        status: int | None,
+        slug: str | None,
+        suggested_fix: str | None,
+    ) -> None:
+        super().__init__(message, tool=tool)
+        self.status = status
+        self.slug = slug
+        self.suggested_fix = suggested_fix
+
+
+class ToolTransportError(ToolRouterToolError):
+    """The service could not be reached (connection or timeout) after the client's retries."""
+
+
+NO_ACTIVE_CONNECTION = "ToolRouterV2_NoActiveConnection"
+"""The service's slug for "the toolkit has no active connected account"."""
+
+_SESSION_NOT_FOUND = "ToolRouterV2_SessionNotFound"
+
+
+def is_no_connection(exc: APIError) -> bool:
+    """True for the service's "no active connection" error."""
+    return exc.slug == NO_ACTIVE_CONNECTION or exc.code == 4302
+
+
+def translate_error(exc: ToolRouterError, *, tool: str) -> ToolRouterToolError | None:
+    """The model-facing error for a client error, or `None` when the caller must see it.
+
+    Bad keys (401), missing permissions (403) and a missing session are the program's
+    problem, not the model's: they return `None` and propagate. "No active connection" is
+    handled by the caller, which first fetches a link.
+    """
+    if isinstance(exc, RateLimitError):
+        wait = f" Wait {exc.retry_after:g}s and call again." if exc.retry_after else ""
+        return ToolRateLimitError(
+            f"{tool} was rate limited by the Tool Router service (HTTP 429) after retries.{wait}",
+            tool=tool,
+            retry_after=exc.retry_after,
+        )
+    if isinstance(exc, AuthenticationError | PermissionDeniedError):
+        return None
+    if isinstance(exc, NotFoundError) and exc.slug in (_SESSION_NOT_FOUND, None):
+        return None
+    if isinstance(exc, APIError):
+        text = f"{tool} was refused by the Tool Router service: {exc.message}"
+        if exc.errors:
+            text += f" Details: {'; '.join(exc.errors)}."
+        if exc.suggested_fix:
+            text += f" Suggested fix: {exc.suggested_fix}"
+        return ToolServiceError(
+            text, tool=tool, status=exc.status, slug=exc.slug, suggested_fix=exc.suggested_fix
+        )
+    if isinstance(exc, TransportError):
+        return ToolTransportError(
+            f"{tool} could not reach the Tool Router service ({exc}). It may not have run; "
+            "try again later.",
+            tool=tool,
+        )
+    return None

@@ -1,0 +1,526 @@
+"""Custom tools: your own Python functions (or LangChain tools) as tools of a session.
+
+The service only ever sees a custom tool's *definition* (slug, name, description, schemas),
+so its search can find it and the model can call it by its `LOCAL_...` slug. The code runs
+here, in your process: when the model calls it directly, and when the model names it inside
+`COMPOSIO_MULTI_EXECUTE_TOOL` (wire reference section 10).
+
+    from langchain_toolrouter.custom_tools import CustomToolkit, custom_tool
+
+    @custom_tool(extends_toolkit="github")
+    def triage_label(title: str) -> dict:
+        "Suggest a label for an issue title."
+        return {"label": "bug" if "error" in title.lower() else "question"}
+
+    crm = CustomToolkit("crm", "CRM", "Our customer records.", tools=[find_customer])
+
+Slug rules (checked when a tool is defined, with an error naming the fix): a slug matches
+`^[A-Za-z0-9_-]+$`, does not start with `LOCAL_` or `COMPOSIO_`, and the final slug
+`LOCAL_[<TOOLKIT>_]<SLUG>` (upper-case) is at most 60 characters.
+
+A call of a custom tool returns `{data, error, successful}`; an exception inside your
+function becomes a failed result the model can read (`successful: false`), not a crash.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import re
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, overload
+
+from langchain_core.runnables.config import run_in_executor
+from langchain_core.tools import BaseTool, ToolException
+from langchain_core.tools.base import create_schema_from_function
+from langchain_core.utils.function_calling import convert_to_openai_tool
+from pydantic import BaseModel, ValidationError
+
+from langchain_toolrouter._results import ToolOutcome
+
+if TYPE_CHECKING:
+    from langchain_toolrouter.wire.models import (
+        CustomToolDefinition,
+        CustomToolkitDefinition,
+        CustomToolkitToolDefinition,
+    )
+
+__all__ = [
+    "MAX_FINAL_SLUG_LENGTH",
+    "CustomSlugError",
+    "CustomTool",
+    "CustomToolContext",
+    "CustomToolkit",
+    "custom_tool",
+    "final_slug",
+    "validate_slug",
+]
+
+_log = logging.getLogger("langchain_toolrouter")
+
+MAX_FINAL_SLUG_LENGTH = 60
+"""The service's limit on a custom tool's final `LOCAL_...` slug."""
+
+_SLUG = re.compile(r"^[A-Za-z0-9_-]+$")
+_RESERVED_PREFIXES = ("LOCAL_", "COMPOSIO_")
+
+
+class CustomSlugError(ValueError):
+    """A custom tool or toolkit slug breaks the service's rules; the message says how to fix it."""
+
+
+def validate_slug(slug: str, *, what: str = "custom tool") -> str:
+    """Check a user-chosen slug and return it unchanged.
+
+    Raises:
+        CustomSlugError: when the slug is empty, has characters outside `[A-Za-z0-9_-]`,
+            or starts with `LOCAL_`/`COMPOSIO_` (any case).
+    """
+    if not isinstance(slug, str) or not _SLUG.match(slug):
+        msg = (
+            f"{what} slug {slug!r} is invalid: use only letters, digits, '_' and '-' "
+            "(pattern ^[A-Za-z0-9_-]+$), e.g. 'find_customer'"
+        )
+        raise CustomSlugError(msg)
+    upper = slug.upper()
+    for prefix in _RESERVED_PREFIXES:
+        if upper.startswith(prefix):
+            msg = (
+                f"{what} slug {slug!r} must not start with {prefix!r} (reserved by the "
+                f"service; {'LOCAL_ is added for you' if prefix == 'LOCAL_' else 'it marks meta tools'}): "
+                f"use {slug[len(prefix) :] or 'another name'!r}"
+            )
+            raise CustomSlugError(msg)
+    return slug
+
+
+def final_slug(slug: str, toolkit: str | None = None) -> str:
+    """The slug the service gives a custom tool: `LOCAL_[<TOOLKIT>_]<SLUG>`, upper-case.
+
+    Raises:
+        CustomSlugError: when the result is longer than 60 characters.
+    """
+    parts = ["LOCAL", *([toolkit] if toolkit else []), slug]
+    result = "_".join(parts).upper()
+    if len(result) > MAX_FINAL_SLUG_LENGTH:
+        msg = (
+            f"custom tool slug {result!r} is {len(result)} characters; the service allows "
+            f"{MAX_FINAL_SLUG_LENGTH}: shorten the tool slug {slug!r}"
+            + (f" or the toolkit slug {toolkit!r}" if toolkit else "")
+        )
+        raise CustomSlugError(msg)
+    return result
+
+
+@dataclass(frozen=True)
+class CustomToolContext:
+    """What a custom tool function may ask for: declare a parameter annotated with this type.
+
+    Attributes:
+        user_id: The session's user.
+        session_id: The session's id.
+    """
+
+    user_id: str
+    session_id: str
+    _execute: Callable[[str, dict[str, Any]], dict[str, Any]]
+    _aexecute: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
+
+    def execute(self, slug: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """Run another tool of the session (a sibling custom tool runs locally)."""
+        return self._execute(slug, dict(arguments))
+
+    async def aexecute(self, slug: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """Async twin of `execute`."""
+        return await self._aexecute(slug, dict(arguments))
+
+
+class CustomTool:
+    """One custom tool: its definition for the service and the code that runs it here.
+
+    Build one with the `custom_tool` decorator or `CustomTool.from_tool(langchain_tool)`.
+    """
+
+    def __init__(
+        self,
+        *,
+        slug: str,
+        name: str,
+        description: str,
+        input_schema: Mapping[str, Any],
+        func: Callable[..., Any] | None = None,
+        coroutine: Callable[..., Awaitable[Any]] | None = None,
+        tool: BaseTool | None = None,
+        args_model: type[BaseModel] | None = None,
+        context_param: str | None = None,
+        output_schema: Mapping[str, Any] | None = None,
+        extends_toolkit: str | None = None,
+        preload: bool = False,
+    ) -> None:
+        validate_slug(slug)
+        if not description or not description.strip():
+            msg = (
+                f"custom tool {slug!r} needs a description (the model and the service's "
+                "search read it): add a docstring or pass description="
+            )
+            raise ValueError(msg)
+        if input_schema.get("type") != "object" or not isinstance(
+            input_schema.get("properties"), Mapping
+        ):
+            msg = (
+                f"custom tool {slug!r}: input_schema must be a JSON Schema object with "
+                "'type': 'object' and a 'properties' mapping (the service refuses others)"
+            )
+            raise ValueError(msg)
+        if extends_toolkit is not None:
+            validate_slug(extends_toolkit, what="extends_toolkit")
+        if func is None and coroutine is None and tool is None:
+            msg = f"custom tool {slug!r} has nothing to run: give func, coroutine or tool"
+            raise ValueError(msg)
+        self.slug = slug
+        self.name = name
+        self.description = description.strip()
+        self.input_schema: dict[str, Any] = dict(input_schema)
+        self.output_schema = dict(output_schema) if output_schema is not None else None
+        self.extends_toolkit = extends_toolkit
+        self.preload = preload
+        self.toolkit: str | None = None
+        self._func = func
+        self._coroutine = coroutine
+        self._tool = tool
+        self._args_model = args_model
+        self._context_param = context_param
+        self._final_slug = final_slug(slug, extends_toolkit)
+
+    @property
+    def final_slug(self) -> str:
+        """The `LOCAL_...` slug the model calls (the service's echo wins when it differs)."""
+        return self._final_slug
+
+    def _bind_toolkit(self, toolkit: str) -> None:
+        if self.extends_toolkit is not None:
+            msg = (
+                f"custom tool {self.slug!r} extends toolkit {self.extends_toolkit!r} and "
+                f"cannot also belong to custom toolkit {toolkit!r}: drop one of the two"
+            )
+            raise ValueError(msg)
+        if self.toolkit is not None and self.toolkit != toolkit:
+            msg = f"custom tool {self.slug!r} is already in custom toolkit {self.toolkit!r}"
+            raise ValueError(msg)
+        self.toolkit = toolkit
+        self._final_slug = final_slug(self.slug, toolkit)
+
+    def _set_final_slug(self, slug: str) -> None:
+        self._final_slug = slug
+
+    @property
+    def is_async_only(self) -> bool:
+        """True when the tool can only run on an event loop (an `async def` function)."""
+        return self._func is None and self._tool is None
+
+    def definition(self) -> CustomToolDefinition:
+        """The wire definition of a standalone tool (request form)."""
+        from langchain_toolrouter.wire.models import CustomToolDefinition
+
+        return CustomToolDefinition(
+            **self._definition_fields(),
+            **({"extends_toolkit": self.extends_toolkit} if self.extends_toolkit else {}),
+        )
+
+    def toolkit_definition(self) -> CustomToolkitToolDefinition:
+        """The wire definition of this tool inside a custom toolkit."""
+        from langchain_toolrouter.wire.models import CustomToolkitToolDefinition
+
+        return CustomToolkitToolDefinition(**self._definition_fields())
+
+    def _definition_fields(self) -> dict[str, Any]:
+        fields: dict[str, Any] = {
+            "slug": self.slug,
+            "name": self.name,
+            "description": self.description,
+            "input_schema": self.input_schema,
+        }
+        if self.output_schema is not None:
+            fields["output_schema"] = self.output_schema
+        if self.preload:
+            fields["preload"] = True
+        return fields
+
+    # ------------------------------------------------------------------ running
+
+    def run(
+        self, arguments: Mapping[str, Any], context: CustomToolContext | None = None
+    ) -> ToolOutcome:
+        """Run the tool here, on this thread; failures come back as a failed outcome.
+
+        Raises:
+            NotImplementedError: for an `async def` tool (it needs `arun`).
+        """
+        if self.is_async_only:
+            msg = (
+                f"custom tool {self.final_slug} is an async function: call the agent or tool "
+                "with ainvoke()/astream() (or define it with a plain def)"
+            )
+            raise NotImplementedError(msg)
+        kwargs = self._call_kwargs(arguments, context)
+        if isinstance(kwargs, ToolOutcome):
+            return kwargs
+        try:
+            if self._tool is not None:
+                return _outcome(self._tool.invoke(kwargs))
+            return _outcome(self._func(**kwargs))  # type: ignore[misc]
+        except (ValidationError, ToolException) as exc:
+            return _failed(self.final_slug, exc)
+        except Exception as exc:
+            _log.warning("custom tool %s raised", self.final_slug, exc_info=True)
+            return _failed(self.final_slug, exc)
+
+    async def arun(
+        self, arguments: Mapping[str, Any], context: CustomToolContext | None = None
+    ) -> ToolOutcome:
+        """Run the tool on the event loop (a sync function runs in the default executor)."""
+        kwargs = self._call_kwargs(arguments, context)
+        if isinstance(kwargs, ToolOutcome):
+            return kwargs
+        try:
+            if self._tool is not None:
+                return _outcome(await self._tool.ainvoke(kwargs))
+            if self._coroutine is not None:
+                return _outcome(await self._coroutine(**kwargs))
+            func = self._func
+            assert func is not None
+            return _outcome(await run_in_executor(None, lambda: func(**kwargs)))
+        except (ValidationError, ToolException) as exc:
+            return _failed(self.final_slug, exc)
+        except Exception as exc:
+            _log.warning("custom tool %s raised", self.final_slug, exc_info=True)
+            return _failed(self.final_slug, exc)
+
+    def _call_kwargs(
+        self, arguments: Mapping[str, Any], context: CustomToolContext | None
+    ) -> dict[str, Any] | ToolOutcome:
+        """The function's keyword arguments, or a failed outcome when they do not validate."""
+        if self._args_model is not None:
+            try:
+                instance = self._args_model.model_validate(dict(arguments))
+            except ValidationError as exc:
+                return _failed(self.final_slug, exc)
+            kwargs = {key: getattr(instance, key) for key in instance.model_fields_set}
+        else:
+            kwargs = dict(arguments)
+        if self._context_param is not None:
+            if context is None:
+                msg = (
+                    f"custom tool {self.final_slug} needs a CustomToolContext; run it "
+                    "through its session (session.execute or the session's tools)"
+                )
+                raise RuntimeError(msg)
+            kwargs[self._context_param] = context
+        return kwargs
+
+    @classmethod
+    def from_tool(
+        cls,
+        tool: BaseTool,
+        *,
+        slug: str | None = None,
+        description: str | None = None,
+        extends_toolkit: str | None = None,
+        preload: bool = False,
+    ) -> CustomTool:
+        """Use an existing LangChain tool as a custom tool (its schema and its invoke/ainvoke)."""
+        parameters = convert_to_openai_tool(tool)["function"].get("parameters") or {}
+        schema = {"type": "object", "properties": {}, **parameters}
+        return cls(
+            slug=slug or tool.name,
+            name=tool.name,
+            description=description or tool.description,
+            input_schema=schema,
+            tool=tool,
+            extends_toolkit=extends_toolkit,
+            preload=preload,
+        )
+
+    def __repr__(self) -> str:
+        return f"CustomTool(slug={self.slug!r}, final_slug={self.final_slug!r})"
+
+
+def _outcome(value: Any) -> ToolOutcome:
+    if isinstance(value, ToolOutcome):
+        return value
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json")
+    if not isinstance(value, dict):
+        value = {"result": value}
+    return ToolOutcome(successful=True, data=value)
+
+
+def _failed(slug: str, exc: BaseException) -> ToolOutcome:
+    if isinstance(exc, ValidationError):
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']}"
+            for err in exc.errors()
+        )
+        return ToolOutcome(successful=False, data={}, error=f"invalid arguments: {problems}")
+    if isinstance(exc, ToolException):
+        return ToolOutcome(successful=False, data={}, error=str(exc) or type(exc).__name__)
+    return ToolOutcome(
+        successful=False, data={}, error=f"{slug} raised {type(exc).__name__}: {exc}"
+    )
+
+
+class CustomToolkit:
+    """A custom toolkit: several custom tools under one slug (no auth; tools run here)."""
+
+    def __init__(
+        self,
+        slug: str,
+        name: str,
+        description: str,
+        tools: Sequence[CustomTool | BaseTool | Callable[..., Any]],
+        *,
+        preload: bool = False,
+    ) -> None:
+        validate_slug(slug, what="custom toolkit")
+        if not tools:
+            msg = f"custom toolkit {slug!r} has no tools: pass tools=[...]"
+            raise ValueError(msg)
+        self.slug = slug
+        self.name = name
+        self.description = description
+        self.preload = preload
+        self.tools: list[CustomTool] = [as_custom_tool(item) for item in tools]
+        seen: set[str] = set()
+        for tool in self.tools:
+            tool._bind_toolkit(slug)
+            if tool.final_slug in seen:
+                msg = f"custom toolkit {slug!r} has two tools with slug {tool.slug!r}"
+                raise ValueError(msg)
+            seen.add(tool.final_slug)
+
+    def definition(self) -> CustomToolkitDefinition:
+        """The wire definition (request form)."""
+        from langchain_toolrouter.wire.models import CustomToolkitDefinition
+
+        return CustomToolkitDefinition(
+            slug=self.slug,
+            name=self.name,
+            description=self.description,
+            tools=[tool.toolkit_definition() for tool in self.tools],
+            **({"preload": True} if self.preload else {}),
+        )
+
+    def __repr__(self) -> str:
+        return f"CustomToolkit(slug={self.slug!r}, tools={[t.slug for t in self.tools]!r})"
+
+
+def as_custom_tool(item: object) -> CustomTool:
+    """Accept a `CustomTool`, a LangChain tool, or a plain function (decorated on the fly)."""
+    if isinstance(item, CustomTool):
+        return item
+    if isinstance(item, BaseTool):
+        return CustomTool.from_tool(item)
+    if callable(item):
+        return custom_tool(item)
+    msg = f"expected a custom tool, a LangChain tool or a function, got {type(item).__name__}"
+    raise TypeError(msg)
+
+
+@overload
+def custom_tool(func: Callable[..., Any], /) -> CustomTool: ...
+
+
+@overload
+def custom_tool(
+    *,
+    slug: str | None = None,
+    name: str | None = None,
+    description: str | None = None,
+    input_schema: Mapping[str, Any] | None = None,
+    output_schema: Mapping[str, Any] | None = None,
+    extends_toolkit: str | None = None,
+    preload: bool = False,
+    parse_docstring: bool = False,
+) -> Callable[[Callable[..., Any]], CustomTool]: ...
+
+
+def custom_tool(
+    func: Callable[..., Any] | None = None,
+    /,
+    *,
+    slug: str | None = None,
+    name: str | None = None,
+    description: str | None = None,
+    input_schema: Mapping[str, Any] | None = None,
+    output_schema: Mapping[str, Any] | None = None,
+    extends_toolkit: str | None = None,
+    preload: bool = False,
+    parse_docstring: bool = False,
+) -> CustomTool | Callable[[Callable[..., Any]], CustomTool]:
+    """Turn a sync or async function into a `CustomTool` (use bare or with options).
+
+    Args:
+        func: The function (when used as a bare decorator).
+        slug: The tool's slug (default: the function's name); `LOCAL_` is added for you.
+        name: Display name (default: the slug).
+        description: What the model reads (default: the docstring).
+        input_schema: An explicit input JSON Schema; the function then receives the
+            arguments as keyword arguments. Default: built from the signature.
+        output_schema: Optional output JSON Schema.
+        extends_toolkit: A real toolkit slug whose connection the tool inherits.
+        preload: List the tool in `session.get_tools()` (otherwise it is found by search).
+        parse_docstring: Read Google-style `Args:` descriptions from the docstring.
+
+    A parameter annotated `CustomToolContext` receives the session context and is not part
+    of the schema.
+    """
+
+    def build(fn: Callable[..., Any]) -> CustomTool:
+        tool_slug = slug or fn.__name__
+        validate_slug(tool_slug)
+        context_params = [
+            p.name
+            for p in inspect.signature(fn).parameters.values()
+            if p.annotation in (CustomToolContext, "CustomToolContext")
+        ]
+        if len(context_params) > 1:
+            msg = f"custom tool {tool_slug!r} has several CustomToolContext parameters; keep one"
+            raise ValueError(msg)
+        doc = inspect.getdoc(fn) or ""
+        text = description or (doc.split("\n\nArgs:")[0] if parse_docstring else doc)
+        args_model: type[BaseModel] | None = None
+        if input_schema is not None:
+            schema = dict(input_schema)
+        else:
+            model = create_schema_from_function(
+                tool_slug,
+                fn,
+                filter_args=[*context_params, "run_manager", "callbacks"],
+                parse_docstring=parse_docstring,
+                error_on_invalid_docstring=False,
+            )
+            if not (isinstance(model, type) and issubclass(model, BaseModel)):
+                msg = f"custom tool {tool_slug!r}: pydantic v1 annotations are not supported"
+                raise TypeError(msg)
+            args_model = model
+            schema = {"type": "object", "properties": {}, **model.model_json_schema()}
+            schema.pop("description", None)
+        is_async = inspect.iscoroutinefunction(fn)
+        return CustomTool(
+            slug=tool_slug,
+            name=name or tool_slug,
+            description=text,
+            input_schema=schema,
+            func=None if is_async else fn,
+            coroutine=fn if is_async else None,
+            args_model=args_model,
+            context_param=context_params[0] if context_params else None,
+            output_schema=output_schema,
+            extends_toolkit=extends_toolkit,
+            preload=preload,
+        )
+
+    if func is not None:
+        return build(func)
+    return build

@@ -1,0 +1,223 @@
+"""`SessionFiles`: the files of a session's mount (list, upload, download, delete).
+
+Uploads and downloads go through presigned URLs: the service hands out a URL, and the bytes
+travel to or from storage with a separate HTTP client that never carries the API key
+(`_presigned`). Paths are relative to the mount (`"reports/q1.csv"`); a leading `/` is
+dropped, as the service does.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import httpx
+
+from langchain_toolrouter._display import html_table, text_table
+from langchain_toolrouter._presigned import (
+    DEFAULT_MAX_DOWNLOAD_BYTES,
+    FileTransferError,
+    aget_bytes,
+    aput_bytes,
+    get_bytes,
+    put_bytes,
+)
+from langchain_toolrouter.wire.models import MountItem
+
+if TYPE_CHECKING:
+    from langchain_toolrouter.client import AsyncToolRouterClient, ToolRouterClient
+    from langchain_toolrouter.session import ToolRouter
+
+__all__ = ["FileTransferError", "MountItemList", "SessionFiles"]
+
+_DEFAULT_MIMETYPE = "application/octet-stream"
+_HEADERS = ("path", "size", "last modified")
+
+
+class MountItemList(list[MountItem]):
+    """Files of a mount; prints as a table."""
+
+    @property
+    def paths(self) -> list[str]:
+        """The files' mount-relative paths."""
+        return [item.mount_relative_path for item in self]
+
+    def _rows(self) -> list[tuple[str, str, str]]:
+        return [
+            (i.mount_relative_path, "" if i.size is None else str(i.size), i.last_modified or "")
+            for i in self
+        ]
+
+    def _repr_html_(self) -> str:
+        return html_table(_HEADERS, self._rows(), caption=f"{len(self)} files")
+
+    def __str__(self) -> str:
+        return text_table(_HEADERS, self._rows(), caption=f"{len(self)} files")
+
+
+def _remote_path(path: str) -> str:
+    cleaned = path.strip().lstrip("/")
+    if not cleaned:
+        msg = "a mount path is needed, e.g. 'reports/q1.csv'"
+        raise ValueError(msg)
+    return cleaned
+
+
+def _upload_source(
+    source: str | os.PathLike[str] | bytes, remote_path: str | None, mimetype: str | None
+) -> tuple[bytes, str, str]:
+    """The bytes, the mount path and the content type of an upload."""
+    if isinstance(source, bytes | bytearray):
+        if remote_path is None:
+            msg = "uploading bytes needs remote_path=..., the file's path in the mount"
+            raise ValueError(msg)
+        data = bytes(source)
+        guess_from = remote_path
+    else:
+        local = Path(source)
+        if not local.is_file():
+            msg = f"cannot upload {str(local)!r}: no such file"
+            raise FileNotFoundError(msg)
+        data = local.read_bytes()
+        remote_path = remote_path or local.name
+        guess_from = local.name
+    content_type = mimetype or mimetypes.guess_type(guess_from)[0] or _DEFAULT_MIMETYPE
+    return data, _remote_path(remote_path), content_type
+
+
+def _deliver(data: bytes, to: str | os.PathLike[str] | None) -> bytes | Path:
+    if to is None:
+        return data
+    target = Path(to)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+    return target
+
+
+class SessionFiles:
+    """The files of one session mount (default mount id `files`).
+
+    Sync methods use the sync client, `a*` methods the async one. The router's
+    `storage_client` / `astorage_client` (if given) carry the presigned-URL transfers (e.g. to
+    an in-process app); they must not carry the API key, which is checked on every transfer.
+    """
+
+    def __init__(self, session_id: str, router: ToolRouter, *, mount_id: str = "files") -> None:
+        self.session_id = session_id
+        self.mount_id = mount_id
+        self._router = router
+
+    @property
+    def _client(self) -> ToolRouterClient:
+        return self._router.client
+
+    @property
+    def _aclient(self) -> AsyncToolRouterClient:
+        return self._router.aclient
+
+    @property
+    def _storage(self) -> httpx.Client | None:
+        return self._router.storage_client
+
+    @property
+    def _astorage(self) -> httpx.AsyncClient | None:
+        return self._router.astorage_client
+
+    # ------------------------------------------------------------------ sync
+
+    def list(self, prefix: str | None = None) -> MountItemList:
+        """Every file of the mount (all pages), optionally under a path prefix."""
+        items = self._client.iter_mount_items(
+            self.session_id, mount_id=self.mount_id, prefix=prefix
+        )
+        return MountItemList(items)
+
+    def upload(
+        self,
+        source: str | os.PathLike[str] | bytes,
+        remote_path: str | None = None,
+        *,
+        mimetype: str | None = None,
+    ) -> str:
+        """Upload a local file or bytes; returns the file's mount-relative path.
+
+        Args:
+            source: A local path, or the bytes themselves.
+            remote_path: Path in the mount (default: the local file's name; required for bytes).
+            mimetype: Content type (default: guessed from the name).
+        """
+        data, path, content_type = _upload_source(source, remote_path, mimetype)
+        target = self._client.create_upload_url(
+            self.session_id, path, mimetype=content_type, mount_id=self.mount_id
+        )
+        put_bytes(target.upload_url, data, content_type, http_client=self._storage)
+        return target.mount_relative_path or path
+
+    def download(
+        self,
+        remote_path: str,
+        to: str | os.PathLike[str] | None = None,
+        *,
+        max_bytes: int = DEFAULT_MAX_DOWNLOAD_BYTES,
+    ) -> bytes | Path:
+        """Download a file: its bytes, or the local `Path` written when `to` is given."""
+        url = self._client.create_download_url(
+            self.session_id, _remote_path(remote_path), mount_id=self.mount_id
+        )
+        data = get_bytes(url.download_url, max_bytes=max_bytes, http_client=self._storage)
+        return _deliver(data, to)
+
+    def delete(self, remote_path: str) -> None:
+        """Delete a file (deleting a missing file also succeeds)."""
+        self._client.delete_mount_item(
+            self.session_id, _remote_path(remote_path), mount_id=self.mount_id
+        )
+
+    # ------------------------------------------------------------------ async
+
+    async def alist(self, prefix: str | None = None) -> MountItemList:
+        """Async twin of `list`."""
+        items = self._aclient.iter_mount_items(
+            self.session_id, mount_id=self.mount_id, prefix=prefix
+        )
+        return MountItemList([item async for item in items])
+
+    async def aupload(
+        self,
+        source: str | os.PathLike[str] | bytes,
+        remote_path: str | None = None,
+        *,
+        mimetype: str | None = None,
+    ) -> str:
+        """Async twin of `upload` (the local file is read on the calling thread)."""
+        data, path, content_type = _upload_source(source, remote_path, mimetype)
+        target = await self._aclient.create_upload_url(
+            self.session_id, path, mimetype=content_type, mount_id=self.mount_id
+        )
+        await aput_bytes(target.upload_url, data, content_type, http_client=self._astorage)
+        return target.mount_relative_path or path
+
+    async def adownload(
+        self,
+        remote_path: str,
+        to: str | os.PathLike[str] | None = None,
+        *,
+        max_bytes: int = DEFAULT_MAX_DOWNLOAD_BYTES,
+    ) -> bytes | Path:
+        """Async twin of `download`."""
+        url = await self._aclient.create_download_url(
+            self.session_id, _remote_path(remote_path), mount_id=self.mount_id
+        )
+        data = await aget_bytes(url.download_url, max_bytes=max_bytes, http_client=self._astorage)
+        return _deliver(data, to)
+
+    async def adelete(self, remote_path: str) -> None:
+        """Async twin of `delete`."""
+        await self._aclient.delete_mount_item(
+            self.session_id, _remote_path(remote_path), mount_id=self.mount_id
+        )
+
+    def __repr__(self) -> str:
+        return f"SessionFiles(session_id={self.session_id!r}, mount_id={self.mount_id!r})"

@@ -1,0 +1,176 @@
+"""Tool search inside chains: a Runnable from a query to ready tools, and a retriever form.
+
+`ToolSearch` maps a query (a string, or a dict with `query`/`use_case` and optional
+`known_fields`) to the tools the session's search found, ready to bind to a chat model:
+
+    search = session.as_search_runnable()
+    chain = search | (lambda tools: model.bind_tools(tools))
+
+`ToolRetriever` returns one `Document` per tool instead (metadata: slug, toolkit, kind,
+rank, primary, connected), for users who rank or filter tools themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Annotated, Any
+
+from langchain_core.callbacks import (
+    AsyncCallbackManagerForRetrieverRun,
+    CallbackManagerForRetrieverRun,
+)
+from langchain_core.documents import Document
+from langchain_core.retrievers import BaseRetriever
+from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.tools import BaseTool
+from pydantic import ConfigDict, Field, SkipValidation
+
+if TYPE_CHECKING:
+    from langchain_toolrouter._search_results import ToolSearchResult
+    from langchain_toolrouter.session import ToolRouterSession
+
+__all__ = ["ToolQuery", "ToolRetriever", "ToolSearch", "parse_query", "tools_to_documents"]
+
+ToolQuery = str | Mapping[str, Any]
+"""A search query: the use case as a string, or `{"query" | "use_case": ..., "known_fields": ...}`."""
+
+
+def parse_query(value: Any) -> tuple[str, str | None]:
+    """Read `(use_case, known_fields)` from a string or a dict.
+
+    Raises:
+        TypeError: for any other input type.
+        ValueError: for a dict without a non-empty `query`/`use_case` string.
+    """
+    if isinstance(value, str):
+        text, known = value, None
+    elif isinstance(value, Mapping):
+        text = value.get("use_case", value.get("query"))
+        known = value.get("known_fields")
+        if not isinstance(text, str):
+            msg = (
+                "a tool search dict needs a 'query' (or 'use_case') string, got keys "
+                f"{sorted(value)}"
+            )
+            raise ValueError(msg)
+        if known is not None and not isinstance(known, str):
+            msg = "known_fields must be one string of 'key:value, key:value' pairs"
+            raise ValueError(msg)
+    else:
+        msg = f"tool search takes a string or a dict with 'query', got {type(value).__name__}"
+        raise TypeError(msg)
+    if not text.strip():
+        msg = "the tool search query is empty: say what the tool should do"
+        raise ValueError(msg)
+    return text, known
+
+
+class ToolSearch(Runnable[ToolQuery, list[BaseTool]]):
+    """A Runnable that searches a session's tools: query in, ready LangChain tools out.
+
+    Args:
+        session: The `ToolRouterSession` to search.
+        include_related: Also return the search's related tools (not only the primary ones).
+        limit: Return at most this many tools (primary ones first).
+    """
+
+    def __init__(
+        self,
+        session: ToolRouterSession,
+        *,
+        include_related: bool = True,
+        limit: int | None = None,
+    ) -> None:
+        if limit is not None and limit < 1:
+            msg = f"limit must be a positive number of tools or None, got {limit!r}"
+            raise ValueError(msg)
+        self.session = session
+        self.include_related = include_related
+        self.limit = limit
+
+    def _search(self, value: ToolQuery) -> list[BaseTool]:
+        use_case, known = parse_query(value)
+        found = self.session.search_tools(
+            use_case, known_fields=known, include_related=self.include_related
+        )
+        return list(found[: self.limit]) if self.limit else list(found)
+
+    async def _asearch(self, value: ToolQuery) -> list[BaseTool]:
+        use_case, known = parse_query(value)
+        found = await self.session.asearch_tools(
+            use_case, known_fields=known, include_related=self.include_related
+        )
+        return list(found[: self.limit]) if self.limit else list(found)
+
+    def invoke(
+        self, input: ToolQuery, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> list[BaseTool]:
+        """Search with the sync client."""
+        return self._call_with_config(self._search, input, config, run_type="tool")
+
+    async def ainvoke(
+        self, input: ToolQuery, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> list[BaseTool]:
+        """Search with the async client."""
+        return await self._acall_with_config(self._asearch, input, config, run_type="tool")
+
+    def __repr__(self) -> str:
+        return f"ToolSearch(session={self.session.session_id!r})"
+
+
+def tools_to_documents(result: ToolSearchResult) -> list[Document]:
+    """One `Document` per found tool, ranked as the search ranked them."""
+    documents = []
+    for rank, tool in enumerate(result, start=1):
+        meta: Mapping[str, Any] = tool.metadata or {}
+        toolkit = meta.get("toolkit")
+        documents.append(
+            Document(
+                page_content=f"{tool.name}: {tool.description}",
+                metadata={
+                    "slug": getattr(tool, "slug", tool.name),
+                    "name": tool.name,
+                    "toolkit": toolkit,
+                    "kind": meta.get("kind"),
+                    "rank": rank,
+                    "primary": tool.name in result.primary,
+                    "connected": result.connected.get(toolkit) if toolkit else None,
+                    "input_schema": getattr(tool, "input_json_schema", None),
+                },
+            )
+        )
+    return documents
+
+
+class ToolRetriever(BaseRetriever):
+    """A retriever over a session's tool search: one `Document` per tool found.
+
+    `Document.metadata` holds `slug`, `name`, `toolkit`, `kind`, `rank`, `primary`,
+    `connected` (the toolkit's connection state, `None` for no-auth toolkits) and
+    `input_schema`. Turn a chosen document back into a tool with `session.tool(slug)`.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    session: Annotated[Any, SkipValidation()] = Field(exclude=True)
+    """The `ToolRouterSession` to search."""
+    include_related: bool = True
+    """Also return the search's related tools."""
+
+    def _get_relevant_documents(
+        self, query: str, *, run_manager: CallbackManagerForRetrieverRun
+    ) -> list[Document]:
+        use_case, known = parse_query(query)
+        found = self.session.search_tools(
+            use_case, known_fields=known, include_related=self.include_related
+        )
+        return tools_to_documents(found)
+
+    async def _aget_relevant_documents(
+        self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun
+    ) -> list[Document]:
+        use_case, known = parse_query(query)
+        found = await self.session.asearch_tools(
+            use_case, known_fields=known, include_related=self.include_related
+        )
+        return tools_to_documents(found)

@@ -1,0 +1,1147 @@
+"""`ToolRouter` (the entry point) and `ToolRouterSession` (one session's tools, search, links,
+files and proxy).
+
+Sync methods use the sync client and `a*` methods the async client, both native: no event
+loop is started or borrowed here, so the sync API also works inside a running loop (Jupyter).
+Every tool call goes through one routing function: a local custom tool runs here; a
+`COMPOSIO_MULTI_EXECUTE_TOOL` call naming custom tools is split (local items run here
+concurrently, the rest go to the service in one call, results merged in order); anything else
+goes to the service (`execute`, or `execute_meta` for `COMPOSIO_*` slugs) with the custom
+definitions inline when the API version needs them (v3.1).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextvars import copy_context
+from typing import TYPE_CHECKING, Any, Literal
+
+import httpx
+from pydantic import SecretStr
+
+from langchain_toolrouter._config import UNSET, TimeoutTypes, Unset
+from langchain_toolrouter._connections import (
+    ConnectionLink,
+    McpConfig,
+    ToolkitInfo,
+    ToolkitList,
+    mcp_config,
+    toolkit_list,
+)
+from langchain_toolrouter._custom_registry import CustomRegistry, CustomToolInput
+from langchain_toolrouter._display import ToolList, html_table, text_table
+from langchain_toolrouter._multi_execute import MULTI_EXECUTE_SLUG, MultiExecutePlan, merge, plan
+from langchain_toolrouter._results import DEFAULT_MAX_CONTENT_CHARS, ToolOutcome
+from langchain_toolrouter._search_results import ToolSearchResult
+from langchain_toolrouter._session_args import session_request
+from langchain_toolrouter._tool_errors import (
+    ToolNotConnectedError,
+    is_no_connection,
+    translate_error,
+)
+from langchain_toolrouter.client import AsyncToolRouterClient, ToolRouterClient
+from langchain_toolrouter.custom_tools import CustomTool, CustomToolContext
+from langchain_toolrouter.errors import APIError, ToolRouterError, TransportError
+from langchain_toolrouter.files import SessionFiles
+from langchain_toolrouter.schema import ConversionOptions, SchemaConversionError
+from langchain_toolrouter.search import ToolRetriever, ToolSearch
+from langchain_toolrouter.toolkit import ToolRouterToolkit
+from langchain_toolrouter.tools import NameStyle, ToolRouterTool, tool_name_for
+from langchain_toolrouter.wire import models as m
+
+if TYPE_CHECKING:
+    from langchain_toolrouter.wire.retry import RetryPolicy
+
+__all__ = ["ConnectionTimeoutError", "ToolRouter", "ToolRouterSession", "ToolSearchError"]
+
+_log = logging.getLogger("langchain_toolrouter")
+
+GET_TOOL_SCHEMAS = "COMPOSIO_GET_TOOL_SCHEMAS"
+_TOOLS_PAGE = 500
+_MAX_LOCAL_WORKERS = 5
+
+
+class ConnectionTimeoutError(ToolRouterError, TimeoutError):
+    """`wait_for_connection` gave up: the user did not finish connecting in time."""
+
+    def __init__(self, toolkit: str, timeout: float, status: str | None) -> None:
+        self.toolkit = toolkit
+        self.timeout = timeout
+        self.status = status
+        super().__init__(
+            f"{toolkit} was not connected within {timeout:g}s (status: {status or 'none'}); "
+            "open the link from authorize() and finish connecting, then wait again"
+        )
+
+
+class ToolSearchError(ToolRouterError):
+    """The service's search failed for the query (its message is kept)."""
+
+
+def _is_meta(slug: str) -> bool:
+    return slug.upper().startswith("COMPOSIO_")
+
+
+# --------------------------------------------------------------------------- router
+
+
+class ToolRouter:
+    """Entry point: creates and resumes Tool Router sessions.
+
+    Configuration: explicit argument, then `COMPOSIO_API_KEY` / `COMPOSIO_BASE_URL` /
+    `COMPOSIO_API_VERSION`, then defaults (the clients' rules).
+
+    Args:
+        api_key: Project API key.
+        base_url: Service root (e.g. an `EmulatorServer`'s `base_url`).
+        api_version: `"v3"` or `"v3.1"`.
+        timeout: Default request timeout; `execute_timeout` for tool runs.
+        retry: The clients' `RetryPolicy`.
+        http_client / async_http_client: Your own httpx clients for the service.
+        storage_client / astorage_client: httpx clients for presigned file URLs (must not
+            carry the API key; default: a fresh key-less client per transfer).
+        name_style: `"exact"` tool names (the slugs) or `"safe"` for picky providers.
+        schema_options: `ConversionOptions` for the model-facing schemas.
+        max_content_chars: Cap on the text a model reads per tool call.
+        raise_errors: Make tools raise `ToolRouterToolError` instead of answering the model.
+    """
+
+    def __init__(
+        self,
+        api_key: str | SecretStr | None = None,
+        base_url: str | None = None,
+        api_version: str | None = None,
+        *,
+        timeout: TimeoutTypes | Unset = UNSET,
+        execute_timeout: TimeoutTypes | Unset = UNSET,
+        retry: RetryPolicy | None = None,
+        http_client: httpx.Client | None = None,
+        async_http_client: httpx.AsyncClient | None = None,
+        storage_client: httpx.Client | None = None,
+        astorage_client: httpx.AsyncClient | None = None,
+        name_style: NameStyle = "exact",
+        schema_options: ConversionOptions | None = None,
+        max_content_chars: int = DEFAULT_MAX_CONTENT_CHARS,
+        raise_errors: bool = False,
+    ) -> None:
+        tool_name_for("X", name_style)  # rejects an unknown style now, not at first use
+        self._client_options: dict[str, Any] = {
+            "api_key": api_key,
+            "base_url": base_url,
+            "api_version": api_version,
+            "timeout": timeout,
+            "execute_timeout": execute_timeout,
+            "retry": retry,
+        }
+        self.client = ToolRouterClient(**self._client_options, http_client=http_client)
+        self._async_http_client = async_http_client
+        self._aclient: AsyncToolRouterClient | None = None
+        self.storage_client = storage_client
+        self.astorage_client = astorage_client
+        self.name_style: NameStyle = name_style
+        self.schema_options = schema_options
+        self.max_content_chars = max_content_chars
+        self.raise_errors = raise_errors
+
+    @property
+    def aclient(self) -> AsyncToolRouterClient:
+        """The async client (built on first use, so sync-only programs never open it)."""
+        if self._aclient is None:
+            self._aclient = AsyncToolRouterClient(
+                **self._client_options, http_client=self._async_http_client
+            )
+        return self._aclient
+
+    @property
+    def api_version(self) -> str:
+        """The API version in use (`v3` or `v3.1`)."""
+        return self.client.settings.api_version
+
+    @property
+    def base_url(self) -> str:
+        """The service root."""
+        return self.client.settings.base_url
+
+    def close(self) -> None:
+        """Close the sync client (use `aclose` when the async client was used)."""
+        self.client.close()
+
+    async def aclose(self) -> None:
+        """Close both clients."""
+        self.client.close()
+        if self._aclient is not None:
+            await self._aclient.aclose()
+
+    def __enter__(self) -> ToolRouter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    async def __aenter__(self) -> ToolRouter:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    def __repr__(self) -> str:
+        return f"ToolRouter(base_url={self.base_url!r}, api_version={self.api_version!r})"
+
+    # ------------------------------------------------------------------ sessions
+
+    @staticmethod
+    def _create_body(
+        user_id: str, registry: CustomRegistry, options: dict[str, Any]
+    ) -> dict[str, Any]:
+        body = session_request(user_id, **options)
+        inline = registry.inline()
+        if inline is not None:
+            body["experimental"] = {**body.get("experimental", {}), **inline.to_wire()}
+        return body
+
+    def create_session(
+        self,
+        user_id: str,
+        *,
+        toolkits: Sequence[str] | Mapping[str, Any] | None = None,
+        tools: Mapping[str, Any] | None = None,
+        tags: Sequence[str] | Mapping[str, Any] | None = None,
+        auth_configs: Mapping[str, str] | None = None,
+        connected_accounts: Mapping[str, str | Sequence[str]] | None = None,
+        manage_connections: bool | Mapping[str, Any] | None = None,
+        workbench: bool | Mapping[str, Any] | None = None,
+        preload: Sequence[str] | Literal["all"] | Mapping[str, Any] | None = None,
+        search: bool | Mapping[str, Any] | None = None,
+        multi_execute: bool | Mapping[str, Any] | None = None,
+        multi_account: Mapping[str, Any] | None = None,
+        experimental: Mapping[str, Any] | None = None,
+        custom_tools: Iterable[CustomToolInput] | None = None,
+    ) -> ToolRouterSession:
+        """Create a session for `user_id`.
+
+        Args:
+            user_id: Your user's id.
+            toolkits: Toolkit slugs to allow (`["github"]`), or `{"disable": [...]}`.
+            tools: Toolkit slug -> tool slugs to allow (or a filter mapping).
+            tags: Tool tags to require (`["readOnlyHint"]`), or `{"enable", "disable"}`.
+            auth_configs: Toolkit slug -> auth config id.
+            connected_accounts: Toolkit slug -> account id (or ids).
+            manage_connections: Expose `COMPOSIO_MANAGE_CONNECTIONS` (True/False or the block).
+            workbench: Expose the remote workbench (True/False or the block).
+            preload: App tools listed directly by `get_tools()` (slugs or `"all"`).
+            search: Expose `COMPOSIO_SEARCH_TOOLS`.
+            multi_execute: Expose `COMPOSIO_MULTI_EXECUTE_TOOL`.
+            multi_account: The multi-account block.
+            experimental: Further `experimental` fields (e.g. `permissions`).
+            custom_tools: Custom tools/toolkits (`@custom_tool` functions, `CustomToolkit`,
+                LangChain tools, plain functions).
+        """
+        registry = CustomRegistry(custom_tools or ())
+        body = self._create_body(
+            user_id,
+            registry,
+            {
+                "toolkits": toolkits,
+                "tools": tools,
+                "tags": tags,
+                "auth_configs": auth_configs,
+                "connected_accounts": connected_accounts,
+                "manage_connections": manage_connections,
+                "workbench": workbench,
+                "preload": preload,
+                "search": search,
+                "multi_execute": multi_execute,
+                "multi_account": multi_account,
+                "experimental": experimental,
+            },
+        )
+        session = self.client.create_session(body)
+        registry.apply_echo(session.experimental)
+        return ToolRouterSession(self, session, registry)
+
+    async def acreate_session(
+        self,
+        user_id: str,
+        *,
+        toolkits: Sequence[str] | Mapping[str, Any] | None = None,
+        tools: Mapping[str, Any] | None = None,
+        tags: Sequence[str] | Mapping[str, Any] | None = None,
+        auth_configs: Mapping[str, str] | None = None,
+        connected_accounts: Mapping[str, str | Sequence[str]] | None = None,
+        manage_connections: bool | Mapping[str, Any] | None = None,
+        workbench: bool | Mapping[str, Any] | None = None,
+        preload: Sequence[str] | Literal["all"] | Mapping[str, Any] | None = None,
+        search: bool | Mapping[str, Any] | None = None,
+        multi_execute: bool | Mapping[str, Any] | None = None,
+        multi_account: Mapping[str, Any] | None = None,
+        experimental: Mapping[str, Any] | None = None,
+        custom_tools: Iterable[CustomToolInput] | None = None,
+    ) -> ToolRouterSession:
+        """Async twin of `create_session`."""
+        registry = CustomRegistry(custom_tools or ())
+        body = self._create_body(
+            user_id,
+            registry,
+            {
+                "toolkits": toolkits,
+                "tools": tools,
+                "tags": tags,
+                "auth_configs": auth_configs,
+                "connected_accounts": connected_accounts,
+                "manage_connections": manage_connections,
+                "workbench": workbench,
+                "preload": preload,
+                "search": search,
+                "multi_execute": multi_execute,
+                "multi_account": multi_account,
+                "experimental": experimental,
+            },
+        )
+        session = await self.aclient.create_session(body)
+        registry.apply_echo(session.experimental)
+        return ToolRouterSession(self, session, registry)
+
+    @staticmethod
+    def _attach_args(registry: CustomRegistry) -> dict[str, Any]:
+        inline = registry.inline()
+        assert inline is not None
+        return {"custom_tools": inline.custom_tools, "custom_toolkits": inline.custom_toolkits}
+
+    def get_session(
+        self, session_id: str, *, custom_tools: Iterable[CustomToolInput] | None = None
+    ) -> ToolRouterSession:
+        """Resume a session; with custom tools it is attached (the service maps their slugs)."""
+        registry = CustomRegistry(custom_tools or ())
+        if registry:
+            session = self.client.attach(session_id, **self._attach_args(registry))
+            registry.apply_echo(session.experimental)
+        else:
+            session = self.client.get_session(session_id)
+        return ToolRouterSession(self, session, registry)
+
+    async def aget_session(
+        self, session_id: str, *, custom_tools: Iterable[CustomToolInput] | None = None
+    ) -> ToolRouterSession:
+        """Async twin of `get_session`."""
+        registry = CustomRegistry(custom_tools or ())
+        if registry:
+            session = await self.aclient.attach(session_id, **self._attach_args(registry))
+            registry.apply_echo(session.experimental)
+        else:
+            session = await self.aclient.get_session(session_id)
+        return ToolRouterSession(self, session, registry)
+
+
+# --------------------------------------------------------------------------- executor
+
+
+class _SessionExecutor:
+    """Runs one tool of a session and turns client errors the model can act on into
+    `ToolRouterToolError`s (others propagate)."""
+
+    def __init__(self, session: ToolRouterSession, slug: str, toolkit: str | None) -> None:
+        self._session = session
+        self._slug = slug
+        self._toolkit = toolkit
+
+    def execute(self, payload: dict[str, Any]) -> ToolOutcome:
+        try:
+            return self._session._route(self._slug, payload)
+        except (APIError, TransportError) as exc:
+            if isinstance(exc, APIError) and is_no_connection(exc):
+                raise self._session._not_connected(self._slug, self._toolkit, exc) from exc
+            mapped = translate_error(exc, tool=self._slug)
+            if mapped is None:
+                raise
+            raise mapped from exc
+
+    async def aexecute(self, payload: dict[str, Any]) -> ToolOutcome:
+        try:
+            return await self._session._aroute(self._slug, payload)
+        except (APIError, TransportError) as exc:
+            if isinstance(exc, APIError) and is_no_connection(exc):
+                error = await self._session._anot_connected(self._slug, self._toolkit, exc)
+                raise error from exc
+            mapped = translate_error(exc, tool=self._slug)
+            if mapped is None:
+                raise
+            raise mapped from exc
+
+
+def _not_connected_error(
+    slug: str, toolkit: str | None, exc: APIError, link: ConnectionLink | None, why: str | None
+) -> ToolNotConnectedError:
+    name = toolkit or "the toolkit"
+    if link is not None:
+        text = (
+            f"{slug} needs a connected {name} account and the user has none. Ask the user to "
+            f"open this link to connect {name}, then call {slug} again: {link.redirect_url}"
+        )
+    else:
+        text = f"{slug} needs a connected {name} account and the user has none. {exc.message}"
+        if exc.suggested_fix:
+            text += f" Suggested fix: {exc.suggested_fix}"
+        if why:
+            text += f" (A connect link could not be created: {why})"
+    return ToolNotConnectedError(
+        text,
+        tool=slug,
+        toolkit=toolkit,
+        redirect_url=link.redirect_url if link else None,
+        connected_account_id=link.connected_account_id if link else None,
+    )
+
+
+# --------------------------------------------------------------------------- session
+
+
+class ToolRouterSession:
+    """One Tool Router session: its tools for LangChain, search, connections, files, proxy.
+
+    Get one from `ToolRouter.create_session` / `get_session` (or their async twins).
+
+    Attributes:
+        files: The session's files (`SessionFiles`).
+        skipped_tools: `(slug, reason)` for each tool whose schema could not be converted
+            (the other tools still load).
+    """
+
+    def __init__(self, router: ToolRouter, session: m.Session, registry: CustomRegistry) -> None:
+        self._router = router
+        self._session = session
+        self._registry = registry
+        self._schemas: dict[str, m.ToolSchema] = {}
+        self._links: dict[str, ConnectionLink] = {}
+        self.files = SessionFiles(session.session_id, router)
+        self.skipped_tools: list[tuple[str, str]] = []
+
+    # ------------------------------------------------------------------ facts
+
+    @property
+    def session_id(self) -> str:
+        """The session id (`trs_...`)."""
+        return self._session.session_id
+
+    @property
+    def user_id(self) -> str:
+        """The session's user."""
+        return self._session.config.user_id
+
+    @property
+    def config(self) -> m.SessionConfig:
+        """The session config as the service returned it."""
+        return self._session.config
+
+    @property
+    def raw(self) -> m.Session:
+        """The whole session object from the service."""
+        return self._session
+
+    @property
+    def custom_tools(self) -> list[CustomTool]:
+        """The session's custom tools (final slugs as the service named them)."""
+        return list(self._registry.tools)
+
+    @property
+    def mcp(self) -> McpConfig:
+        """MCP endpoint; auth headers only when it has the API's origin."""
+        key = self._router.client.settings.api_key.get_secret_value()
+        return mcp_config(
+            self._session.mcp.url,
+            self._session.mcp.type,
+            self._router.base_url,
+            {"x-api-key": key},
+        )
+
+    @property
+    def _client(self) -> ToolRouterClient:
+        return self._router.client
+
+    @property
+    def _aclient(self) -> AsyncToolRouterClient:
+        return self._router.aclient
+
+    def _inline(self) -> m.InlineCustomTools | None:
+        """Custom definitions to send with this call (every call under v3.1)."""
+        if self._registry and self._router.api_version == "v3.1":
+            return self._registry.inline()
+        return None
+
+    # ------------------------------------------------------------------ building tools
+
+    def _make_tool(
+        self,
+        slug: str,
+        description: str | None,
+        input_schema: Mapping[str, Any] | None,
+        *,
+        toolkit: str | None,
+        kind: str,
+        tags: Sequence[str] = (),
+        output_schema: Mapping[str, Any] | None = None,
+    ) -> ToolRouterTool | None:
+        """A LangChain tool for one slug; `None` (and a warning) if its schema cannot convert."""
+        metadata: dict[str, Any] = {
+            "slug": slug,
+            "toolkit": toolkit,
+            "kind": kind,
+            "tags": list(tags),
+            "read_only": "readOnlyHint" in tags,
+            "destructive": "destructiveHint" in tags,
+            "output_schema": dict(output_schema) if output_schema else None,
+            "session_id": self.session_id,
+        }
+        router = self._router
+        try:
+            return ToolRouterTool(
+                name=tool_name_for(slug, router.name_style),
+                slug=slug,
+                description=description or slug,
+                input_json_schema=dict(input_schema or {"type": "object", "properties": {}}),
+                executor=_SessionExecutor(self, slug, toolkit),
+                metadata=metadata,
+                schema_options=router.schema_options,
+                max_content_chars=router.max_content_chars,
+                handle_tool_error=not router.raise_errors,
+            )
+        except SchemaConversionError as exc:
+            _log.warning("tool %s is skipped: its input schema cannot be used (%s)", slug, exc)
+            self.skipped_tools.append((slug, str(exc)))
+            return None
+
+    def _schema_tool(self, schema: m.ToolSchema) -> ToolRouterTool | None:
+        return self._make_tool(
+            schema.slug,
+            schema.description,
+            schema.input_parameters,
+            toolkit=schema.toolkit.slug if schema.toolkit else None,
+            kind="meta" if _is_meta(schema.slug) else "app",
+            tags=schema.tags,
+            output_schema=schema.output_parameters,
+        )
+
+    def _custom_lc_tool(self, custom: CustomTool) -> ToolRouterTool | None:
+        return self._make_tool(
+            custom.final_slug,
+            custom.description,
+            custom.input_schema,
+            toolkit=custom.toolkit or custom.extends_toolkit,
+            kind="custom",
+            output_schema=custom.output_schema,
+        )
+
+    def _tool_list(
+        self, schemas: Iterable[m.ToolSchema], include_custom: Literal["preloaded", "all"]
+    ) -> ToolList:
+        if include_custom not in ("preloaded", "all"):
+            msg = f"include_custom must be 'preloaded' or 'all', got {include_custom!r}"
+            raise ValueError(msg)
+        tools: list[ToolRouterTool] = []
+        seen: set[str] = set()
+        for schema in schemas:
+            key = schema.slug.upper()
+            if key in seen or self._registry.resolve_exact(schema.slug) is not None:
+                continue  # a custom tool echoed by the service is built from our definition
+            seen.add(key)
+            self._schemas[key] = schema
+            tool = self._schema_tool(schema)
+            if tool is not None:
+                tools.append(tool)
+        customs = self._registry.tools if include_custom == "all" else self._registry.preloaded()
+        for custom in customs:
+            tool = self._custom_lc_tool(custom)
+            if tool is not None:
+                tools.append(tool)
+        result = ToolList(tools)
+        result.caption = f"{len(result)} tools of session {self.session_id}"
+        return result
+
+    def get_tools(self, *, include_custom: Literal["preloaded", "all"] = "preloaded") -> ToolList:
+        """Every tool of the session as LangChain tools.
+
+        That is every page of the service's `/tools` (meta tools and preloaded app tools)
+        plus the custom tools: the preloaded ones by default (the others are found through
+        search, as on the service), or all of them with `include_custom="all"`.
+        """
+        schemas = self._client.iter_tools(self.session_id, limit=_TOOLS_PAGE)
+        return self._tool_list(schemas, include_custom)
+
+    async def aget_tools(
+        self, *, include_custom: Literal["preloaded", "all"] = "preloaded"
+    ) -> ToolList:
+        """Async twin of `get_tools`."""
+        items = self._aclient.iter_tools(self.session_id, limit=_TOOLS_PAGE)
+        return self._tool_list([schema async for schema in items], include_custom)
+
+    def as_toolkit(
+        self, *, include: Sequence[str] | None = None, exclude: Sequence[str] = ()
+    ) -> ToolRouterToolkit:
+        """This session as a `ToolRouterToolkit` (with include/exclude filters)."""
+        return ToolRouterToolkit(session=self, include=include, exclude=exclude)
+
+    # ------------------------------------------------------------------ search
+
+    def _search_body(self, query: str, known_fields: str | None) -> list[dict[str, Any]]:
+        entry: dict[str, Any] = {"use_case": query}
+        if known_fields:
+            entry["known_fields"] = known_fields
+        return [entry]
+
+    def _search_slugs(
+        self, response: m.SearchResponse, include_related: bool
+    ) -> tuple[list[str], list[str], list[str]]:
+        """`(ordered slugs, primary slugs, slugs whose schema must be fetched)`."""
+        if not response.results:
+            raise ToolSearchError(response.error or "the service's search returned no result")
+        result = response.results[0]
+        if result.error and not result.primary_tool_slugs:
+            raise ToolSearchError(result.error)
+        ordered: list[str] = []
+        for slug in [
+            *result.primary_tool_slugs,
+            *(result.related_tool_slugs if include_related else []),
+        ]:
+            if slug not in ordered:
+                ordered.append(slug)
+        missing = [
+            slug
+            for slug in ordered
+            if self._registry.resolve_exact(slug) is None
+            and not _full_schema(response.tool_schemas.get(slug))
+            and slug.upper() not in self._schemas
+        ]
+        return ordered, list(result.primary_tool_slugs), missing
+
+    def _search_result(
+        self,
+        query: str,
+        response: m.SearchResponse,
+        ordered: list[str],
+        primary: list[str],
+        fetched: Mapping[str, m.SearchToolSchema],
+    ) -> ToolSearchResult:
+        tools: list[ToolRouterTool] = []
+        for slug in ordered:
+            tool = self._tool_for(slug, response.tool_schemas.get(slug) or fetched.get(slug))
+            if tool is not None:
+                tools.append(tool)
+        connected = {
+            status.toolkit: status.has_active_connection
+            for status in response.toolkit_connection_statuses
+        }
+        return ToolSearchResult(
+            tools,
+            query=query,
+            primary=[tool_name_for(s, self._router.name_style) for s in primary],
+            connected=connected,
+            response=response,
+        )
+
+    def _tool_for(self, slug: str, found: m.SearchToolSchema | None) -> ToolRouterTool | None:
+        custom = self._registry.resolve_exact(slug)
+        if custom is not None:
+            return self._custom_lc_tool(custom)
+        if _full_schema(found):
+            assert found is not None
+            return self._make_tool(
+                slug,
+                found.description,
+                found.input_schema,
+                toolkit=found.toolkit,
+                kind="meta" if _is_meta(slug) else "app",
+                output_schema=found.output_schema,
+            )
+        cached = self._schemas.get(slug.upper())
+        if cached is not None:
+            return self._schema_tool(cached)
+        _log.warning("search found %s but its schema could not be loaded; it is left out", slug)
+        self.skipped_tools.append((slug, "schema not available from the service"))
+        return None
+
+    def _schemas_args(self, missing: list[str]) -> dict[str, Any]:
+        return {"tool_slugs": missing}
+
+    @staticmethod
+    def _read_schemas(result: m.ExecuteResult) -> dict[str, m.SearchToolSchema]:
+        raw = result.data.get("tool_schemas") if result.data else None
+        if not isinstance(raw, Mapping):
+            return {}
+        return {slug: m.SearchToolSchema.model_validate(entry) for slug, entry in raw.items()}
+
+    def search_tools(
+        self,
+        query: str,
+        *,
+        known_fields: str | None = None,
+        include_related: bool = True,
+        model: str | None = None,
+    ) -> ToolSearchResult:
+        """Search the session's tools for a use case; returns ready LangChain tools.
+
+        Schemas come from the search answer, or from `COMPOSIO_GET_TOOL_SCHEMAS` when search
+        left them out. Primary tools come first, then related ones.
+
+        Args:
+            query: What the tool should do ("create a GitHub issue").
+            known_fields: Known inputs as `"key:value, key:value"`.
+            include_related: Also return related tools.
+            model: The calling model's name (a hint for the service).
+        """
+        response = self._client.search(
+            self.session_id,
+            self._search_body(query, known_fields),
+            model=model,
+            experimental=self._inline(),
+        )
+        ordered, primary, missing = self._search_slugs(response, include_related)
+        fetched: dict[str, m.SearchToolSchema] = {}
+        if missing:
+            result = self._client.execute_meta(
+                self.session_id,
+                GET_TOOL_SCHEMAS,
+                self._schemas_args(missing),
+                experimental=self._inline(),
+            )
+            fetched = self._read_schemas(result)
+        return self._search_result(query, response, ordered, primary, fetched)
+
+    async def asearch_tools(
+        self,
+        query: str,
+        *,
+        known_fields: str | None = None,
+        include_related: bool = True,
+        model: str | None = None,
+    ) -> ToolSearchResult:
+        """Async twin of `search_tools`."""
+        response = await self._aclient.search(
+            self.session_id,
+            self._search_body(query, known_fields),
+            model=model,
+            experimental=self._inline(),
+        )
+        ordered, primary, missing = self._search_slugs(response, include_related)
+        fetched: dict[str, m.SearchToolSchema] = {}
+        if missing:
+            result = await self._aclient.execute_meta(
+                self.session_id,
+                GET_TOOL_SCHEMAS,
+                self._schemas_args(missing),
+                experimental=self._inline(),
+            )
+            fetched = self._read_schemas(result)
+        return self._search_result(query, response, ordered, primary, fetched)
+
+    def as_search_runnable(
+        self, *, include_related: bool = True, limit: int | None = None
+    ) -> ToolSearch:
+        """A `ToolSearch` Runnable over this session (query in, tools out)."""
+        return ToolSearch(self, include_related=include_related, limit=limit)
+
+    def as_retriever(self, *, include_related: bool = True) -> ToolRetriever:
+        """A `ToolRetriever` over this session (one Document per tool found)."""
+        return ToolRetriever(session=self, include_related=include_related)
+
+    # ------------------------------------------------------------------ connections
+
+    def toolkits(
+        self,
+        *,
+        connected: bool | None = None,
+        search: str | None = None,
+        toolkits: Sequence[str] | None = None,
+    ) -> ToolkitList:
+        """The session's toolkits (every page) with the user's connection state."""
+        items = self._client.iter_toolkits(
+            self.session_id, is_connected=connected, search=search, toolkits=toolkits
+        )
+        return toolkit_list(items)
+
+    async def atoolkits(
+        self,
+        *,
+        connected: bool | None = None,
+        search: str | None = None,
+        toolkits: Sequence[str] | None = None,
+    ) -> ToolkitList:
+        """Async twin of `toolkits`."""
+        items = self._aclient.iter_toolkits(
+            self.session_id, is_connected=connected, search=search, toolkits=toolkits
+        )
+        return toolkit_list([item async for item in items])
+
+    def authorize(
+        self, toolkit: str, *, callback_url: str | None = None, alias: str | None = None
+    ) -> ConnectionLink:
+        """Start connecting the user's `toolkit` account; send the user to `redirect_url`."""
+        response = self._client.create_link(
+            self.session_id, toolkit, callback_url=callback_url, alias=alias
+        )
+        return ConnectionLink.from_response(toolkit, response)
+
+    async def aauthorize(
+        self, toolkit: str, *, callback_url: str | None = None, alias: str | None = None
+    ) -> ConnectionLink:
+        """Async twin of `authorize`."""
+        response = await self._aclient.create_link(
+            self.session_id, toolkit, callback_url=callback_url, alias=alias
+        )
+        return ConnectionLink.from_response(toolkit, response)
+
+    def _connection_state(self, toolkit: str, items: ToolkitList) -> ToolkitInfo:
+        info = items.get(toolkit)
+        if info is None:
+            msg = f"toolkit {toolkit!r} is not part of session {self.session_id}"
+            raise ValueError(msg)
+        return info
+
+    @staticmethod
+    def _check_wait(timeout: float, poll_interval: float) -> None:
+        if timeout < 0 or poll_interval <= 0:
+            msg = "timeout must be >= 0 and poll_interval > 0 (seconds)"
+            raise ValueError(msg)
+
+    def wait_for_connection(
+        self, toolkit: str, *, timeout: float = 120.0, poll_interval: float = 1.0
+    ) -> ToolkitInfo:
+        """Poll the toolkit list until `toolkit` is connected (or needs no auth).
+
+        Raises:
+            ConnectionTimeoutError: not connected after `timeout` seconds.
+        """
+        self._check_wait(timeout, poll_interval)
+        deadline = time.monotonic() + timeout
+        while True:
+            info = self._connection_state(toolkit, self.toolkits(toolkits=[toolkit]))
+            if info.connected is not False:
+                self._links.pop(toolkit.lower(), None)
+                return info
+            if time.monotonic() >= deadline:
+                raise ConnectionTimeoutError(toolkit, timeout, info.status)
+            time.sleep(min(poll_interval, max(0.0, deadline - time.monotonic())))
+
+    async def await_for_connection(
+        self, toolkit: str, *, timeout: float = 120.0, poll_interval: float = 1.0
+    ) -> ToolkitInfo:
+        """Async twin of `wait_for_connection`."""
+        self._check_wait(timeout, poll_interval)
+        deadline = time.monotonic() + timeout
+        while True:
+            info = self._connection_state(toolkit, await self.atoolkits(toolkits=[toolkit]))
+            if info.connected is not False:
+                self._links.pop(toolkit.lower(), None)
+                return info
+            if time.monotonic() >= deadline:
+                raise ConnectionTimeoutError(toolkit, timeout, info.status)
+            await asyncio.sleep(min(poll_interval, max(0.0, deadline - time.monotonic())))
+
+    def _not_connected(
+        self, slug: str, toolkit: str | None, exc: APIError
+    ) -> ToolNotConnectedError:
+        """The model-facing "connect first" error, with a link (one per toolkit, reused)."""
+        if toolkit is None:
+            return _not_connected_error(slug, None, exc, None, None)
+        link = self._links.get(toolkit.lower())
+        why = None
+        if link is None:
+            try:
+                link = self.authorize(toolkit)
+            except APIError as link_error:
+                why = link_error.message
+            else:
+                self._links[toolkit.lower()] = link
+        return _not_connected_error(slug, toolkit, exc, link, why)
+
+    async def _anot_connected(
+        self, slug: str, toolkit: str | None, exc: APIError
+    ) -> ToolNotConnectedError:
+        if toolkit is None:
+            return _not_connected_error(slug, None, exc, None, None)
+        link = self._links.get(toolkit.lower())
+        why = None
+        if link is None:
+            try:
+                link = await self.aauthorize(toolkit)
+            except APIError as link_error:
+                why = link_error.message
+            else:
+                self._links[toolkit.lower()] = link
+        return _not_connected_error(slug, toolkit, exc, link, why)
+
+    # ------------------------------------------------------------------ execution
+
+    def _context(self) -> CustomToolContext:
+        return CustomToolContext(
+            user_id=self.user_id,
+            session_id=self.session_id,
+            _execute=self._context_execute,
+            _aexecute=self._context_aexecute,
+        )
+
+    def _context_execute(self, slug: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        return self.execute(slug, arguments).as_dict()
+
+    async def _context_aexecute(self, slug: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        return (await self.aexecute(slug, arguments)).as_dict()
+
+    def _plan(self, slug: str, payload: Mapping[str, Any]) -> MultiExecutePlan | None:
+        if not self._registry or slug.upper() != MULTI_EXECUTE_SLUG:
+            return None
+        return plan(payload, self._registry.resolve)
+
+    def _route(self, slug: str, payload: dict[str, Any], account: str | None = None) -> ToolOutcome:
+        """Run one call: locally, split (multi-execute with customs), or at the service."""
+        custom = self._registry.resolve(slug) if self._registry else None
+        if custom is not None:
+            return custom.run(payload, self._context())
+        split = self._plan(slug, payload)
+        if split is not None:
+            return self._run_split(split)
+        return self._remote(slug, payload, account)
+
+    async def _aroute(
+        self, slug: str, payload: dict[str, Any], account: str | None = None
+    ) -> ToolOutcome:
+        custom = self._registry.resolve(slug) if self._registry else None
+        if custom is not None:
+            return await custom.arun(payload, self._context())
+        split = self._plan(slug, payload)
+        if split is not None:
+            return await self._arun_split(split)
+        return await self._aremote(slug, payload, account)
+
+    def _remote(self, slug: str, payload: dict[str, Any], account: str | None) -> ToolOutcome:
+        if _is_meta(slug):
+            result = self._client.execute_meta(
+                self.session_id, slug, payload, experimental=self._inline()
+            )
+        else:
+            result = self._client.execute(
+                self.session_id, slug, payload, account=account, experimental=self._inline()
+            )
+        return ToolOutcome.from_wire(result.model_dump(mode="json", exclude_none=True))
+
+    async def _aremote(
+        self, slug: str, payload: dict[str, Any], account: str | None
+    ) -> ToolOutcome:
+        if _is_meta(slug):
+            result = await self._aclient.execute_meta(
+                self.session_id, slug, payload, experimental=self._inline()
+            )
+        else:
+            result = await self._aclient.execute(
+                self.session_id, slug, payload, account=account, experimental=self._inline()
+            )
+        return ToolOutcome.from_wire(result.model_dump(mode="json", exclude_none=True))
+
+    @staticmethod
+    def _remote_failure(exc: APIError | TransportError) -> str:
+        """The per-item error text when the service part of a split call failed as a whole."""
+        if isinstance(exc, APIError) and translate_error(exc, tool=MULTI_EXECUTE_SLUG) is None:
+            raise exc
+        return str(exc)
+
+    def _split_remote(self, split: MultiExecutePlan) -> tuple[ToolOutcome | None, str | None]:
+        assert split.remote_arguments is not None
+        try:
+            return self._remote(MULTI_EXECUTE_SLUG, split.remote_arguments, None), None
+        except (APIError, TransportError) as exc:
+            return None, self._remote_failure(exc)
+
+    async def _asplit_remote(
+        self, split: MultiExecutePlan
+    ) -> tuple[ToolOutcome | None, str | None]:
+        assert split.remote_arguments is not None
+        try:
+            return await self._aremote(MULTI_EXECUTE_SLUG, split.remote_arguments, None), None
+        except (APIError, TransportError) as exc:
+            return None, self._remote_failure(exc)
+
+    def _run_split(self, split: MultiExecutePlan) -> ToolOutcome:
+        """Local items on a short-lived pool (at most 5 threads, as the official SDK), the
+        service call beside them; each task runs in a copy of the caller's context."""
+        context = self._context()
+        workers = min(_MAX_LOCAL_WORKERS, len(split.local) + 1)
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="toolrouter") as pool:
+            remote = (
+                pool.submit(copy_context().run, self._split_remote, split)
+                if split.remote_arguments is not None
+                else None
+            )
+            local = {
+                item.index: pool.submit(copy_context().run, item.tool.run, item.arguments, context)
+                for item in split.local
+            }
+            outcomes = {index: future.result() for index, future in local.items()}
+            remote_outcome, remote_error = remote.result() if remote else (None, None)
+        return merge(split, outcomes, remote_outcome, remote_error)
+
+    async def _arun_split(self, split: MultiExecutePlan) -> ToolOutcome:
+        context = self._context()
+
+        async def run_local() -> list[ToolOutcome]:
+            return list(
+                await asyncio.gather(
+                    *(item.tool.arun(item.arguments, context) for item in split.local)
+                )
+            )
+
+        remote_outcome: ToolOutcome | None = None
+        remote_error: str | None = None
+        if split.remote_arguments is not None:
+            outcomes, (remote_outcome, remote_error) = await asyncio.gather(
+                run_local(), self._asplit_remote(split)
+            )
+        else:
+            outcomes = await run_local()
+        by_index = {item.index: o for item, o in zip(split.local, outcomes, strict=True)}
+        return merge(split, by_index, remote_outcome, remote_error)
+
+    def execute(
+        self,
+        slug: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        account: str | None = None,
+    ) -> ToolOutcome:
+        """Run a tool directly (custom tools run here; multi-execute is split as for agents).
+
+        Service errors raise (`APIError`, `TransportError`); a tool that ran and failed
+        returns an outcome with `successful=False`.
+        """
+        return self._route(slug, dict(arguments or {}), account)
+
+    async def aexecute(
+        self,
+        slug: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        account: str | None = None,
+    ) -> ToolOutcome:
+        """Async twin of `execute`."""
+        return await self._aroute(slug, dict(arguments or {}), account)
+
+    def tool(self, slug: str) -> ToolRouterTool:
+        """One tool by slug (a custom tool, a tool already listed or found, or fetched).
+
+        Raises:
+            LookupError: the service does not know the slug.
+        """
+        custom = self._registry.resolve_exact(slug)
+        if custom is not None:
+            built = self._custom_lc_tool(custom)
+        elif slug.upper() in self._schemas:
+            built = self._schema_tool(self._schemas[slug.upper()])
+        else:
+            result = self._client.execute_meta(
+                self.session_id,
+                GET_TOOL_SCHEMAS,
+                {"tool_slugs": [slug]},
+                experimental=self._inline(),
+            )
+            fetched = self._read_schemas(result)
+            found = fetched.get(slug) or fetched.get(slug.upper())
+            built = self._tool_for(slug, found) if found is not None else None
+            if found is None:
+                msg = f"no tool {slug!r} in session {self.session_id}: {result.error or 'unknown slug'}"
+                raise LookupError(msg)
+        if built is None:
+            msg = f"tool {slug!r} has an input schema that cannot be used; see skipped_tools"
+            raise LookupError(msg)
+        return built
+
+    # ------------------------------------------------------------------ proxy and lifecycle
+
+    def proxy_execute(
+        self,
+        toolkit: str,
+        endpoint: str,
+        method: str = "GET",
+        *,
+        body: Any = None,
+        parameters: Sequence[m.ProxyParameter | Mapping[str, Any]] | None = None,
+        binary_body: m.BinaryBody | Mapping[str, Any] | None = None,
+        custom_connection_data: Mapping[str, Any] | None = None,
+    ) -> m.ProxyResult:
+        """Call the toolkit's own API with the user's connection (the service adds the auth)."""
+        return self._client.proxy_execute(
+            self.session_id,
+            toolkit,
+            endpoint,
+            method,
+            body=body,
+            parameters=parameters,
+            binary_body=binary_body,
+            custom_connection_data=custom_connection_data,
+        )
+
+    async def aproxy_execute(
+        self,
+        toolkit: str,
+        endpoint: str,
+        method: str = "GET",
+        *,
+        body: Any = None,
+        parameters: Sequence[m.ProxyParameter | Mapping[str, Any]] | None = None,
+        binary_body: m.BinaryBody | Mapping[str, Any] | None = None,
+        custom_connection_data: Mapping[str, Any] | None = None,
+    ) -> m.ProxyResult:
+        """Async twin of `proxy_execute`."""
+        return await self._aclient.proxy_execute(
+            self.session_id,
+            toolkit,
+            endpoint,
+            method,
+            body=body,
+            parameters=parameters,
+            binary_body=binary_body,
+            custom_connection_data=custom_connection_data,
+        )
+
+    def delete(self) -> None:
+        """Delete the session at the service; later calls on it fail with `NotFoundError`."""
+        self._client.delete_session(self.session_id)
+
+    async def adelete(self) -> None:
+        """Async twin of `delete`."""
+        await self._aclient.delete_session(self.session_id)
+
+    # ------------------------------------------------------------------ display
+
+    def _rows(self) -> list[tuple[str, str]]:
+        toolkits = self.config.toolkits
+        allowed = ""
+        if toolkits is not None:
+            if toolkits.enabled is not None:
+                allowed = ", ".join(toolkits.enabled) or "(none)"
+            elif toolkits.disabled is not None:
+                allowed = "all but " + ", ".join(toolkits.disabled)
+        return [
+            ("session_id", self.session_id),
+            ("user_id", self.user_id),
+            ("toolkits", allowed or "all"),
+            ("custom tools", ", ".join(t.final_slug for t in self._registry.tools) or "-"),
+            ("mcp", self._session.mcp.url),
+        ]
+
+    def _repr_html_(self) -> str:
+        return html_table(("field", "value"), self._rows(), caption="Tool Router session")
+
+    def __str__(self) -> str:
+        return text_table(("field", "value"), self._rows(), caption="Tool Router session")
+
+    def __repr__(self) -> str:
+        return (
+            f"ToolRouterSession(session_id={self.session_id!r}, user_id={self.user_id!r}, "
+            f"custom_tools={[t.final_slug for t in self._registry.tools]!r})"
+        )
+
+
+def _full_schema(found: m.SearchToolSchema | None) -> bool:
+    return (
+        found is not None and found.input_schema is not None and found.has_full_schema is not False
+    )

@@ -1,0 +1,367 @@
+"""`ToolRouterTool`: one Tool Router tool (or any JSON-schema tool) as a LangChain tool.
+
+The model-facing parameters are the schema layer's `llm_schema`, a JSON Schema dict that keeps
+every original property name (`from`, `first name`, `config`, ...). LangChain's own
+`tool_call_schema` would drop pydantic fields whose names are not identifiers, and `BaseTool.run`
+strips or injects arguments named `config`, `callbacks` and `run_manager` when `_run` declares
+them; so `args_schema` is that dict, `_run`/`_arun` take only `**kwargs` (they never ask
+LangChain to inject anything), and validation is done here with `Conversion.validate`, which
+returns exactly the payload to send.
+
+Who runs the call is an executor: the session's (the service, or a local custom tool), or
+any callable given to `ToolRouterTool.from_schema`.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Annotated, Any, Literal, Protocol, cast
+
+from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables.config import run_in_executor
+from langchain_core.tools import BaseTool
+from pydantic import BaseModel as PydanticBaseModel
+from pydantic import ConfigDict, Field, PrivateAttr, SkipValidation
+
+from langchain_toolrouter._results import DEFAULT_MAX_CONTENT_CHARS, ToolOutcome, render_content
+from langchain_toolrouter._tool_errors import (
+    ToolArgumentsError,
+    ToolExecutionError,
+    ToolNotConnectedError,
+    ToolRateLimitError,
+    ToolRouterToolError,
+    ToolServiceError,
+    ToolTransportError,
+)
+from langchain_toolrouter.schema import (
+    ArgsValidationError,
+    Conversion,
+    ConversionOptions,
+    json_schema_to_model,
+)
+
+__all__ = [
+    "NameStyle",
+    "ToolArgumentsError",
+    "ToolExecutionError",
+    "ToolExecutor",
+    "ToolNotConnectedError",
+    "ToolRateLimitError",
+    "ToolRouterTool",
+    "ToolRouterToolError",
+    "ToolServiceError",
+    "ToolTransportError",
+    "tool_name_for",
+]
+
+NameStyle = Literal["exact", "safe"]
+"""How a slug becomes a tool name: `"exact"` keeps it; `"safe"` fits every major provider."""
+
+_SAFE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$")
+_UNSAFE_CHARS = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def tool_name_for(slug: str, style: NameStyle | str = "exact") -> str:
+    """The tool name the model sees for `slug`.
+
+    `"safe"` replaces characters outside `[A-Za-z0-9_-]` with `_`, prefixes `_` when the
+    name does not start with a letter or `_` (Gemini's rule), and shortens names over 64
+    characters (OpenAI's limit) keeping a stable hash suffix so two long slugs stay distinct.
+    """
+    if style == "exact":
+        return slug
+    if style != "safe":
+        msg = f"name_style must be 'exact' or 'safe', got {style!r}"
+        raise ValueError(msg)
+    if _SAFE_NAME.match(slug):
+        return slug
+    name = _UNSAFE_CHARS.sub("_", slug) or "_"
+    if not (name[0].isalpha() or name[0] == "_"):
+        name = "_" + name
+    if len(name) > 64:
+        import hashlib
+
+        digest = hashlib.sha256(slug.encode()).hexdigest()[:8]
+        name = f"{name[:55]}_{digest}"
+    return name
+
+
+class ToolExecutor(Protocol):
+    """Runs one tool call with exactly the validated payload; the sync and async paths are native."""
+
+    def execute(self, payload: dict[str, Any]) -> ToolOutcome:
+        """Run the call on the current thread."""
+        ...
+
+    async def aexecute(self, payload: dict[str, Any]) -> ToolOutcome:
+        """Run the call on the running event loop."""
+        ...
+
+
+SyncExecutorFn = Callable[[dict[str, Any]], Any]
+AsyncExecutorFn = Callable[[dict[str, Any]], Awaitable[Any]]
+
+
+class CallableExecutor:
+    """Adapts plain callables (sync, async, or one of each) to `ToolExecutor`.
+
+    A callable's return value is the tool's data; a `ToolOutcome` is taken as is; raising a
+    `ToolException` reports an error to the model; any other exception propagates.
+    """
+
+    def __init__(
+        self, func: SyncExecutorFn | None = None, afunc: AsyncExecutorFn | None = None
+    ) -> None:
+        if func is None and afunc is None:
+            msg = "give an executor: a sync callable, an async callable, or both"
+            raise ValueError(msg)
+        self._func = func
+        self._afunc = afunc
+
+    def execute(self, payload: dict[str, Any]) -> ToolOutcome:
+        """Call the sync callable; an async-only executor cannot be run from sync code."""
+        if self._func is None:
+            msg = (
+                "this tool has only an async executor: call it with ainvoke()/arun(), "
+                "or pass a sync executor as well"
+            )
+            raise NotImplementedError(msg)
+        return _as_outcome(self._func(payload))
+
+    async def aexecute(self, payload: dict[str, Any]) -> ToolOutcome:
+        """Await the async callable, or run the sync one in the default executor."""
+        if self._afunc is not None:
+            return _as_outcome(await self._afunc(payload))
+        func = cast("SyncExecutorFn", self._func)
+        return _as_outcome(await run_in_executor(None, func, payload))
+
+
+def _resolve_executor(executor: object, aexecutor: AsyncExecutorFn | None) -> ToolExecutor:
+    """A `ToolExecutor` from what `from_schema` was given."""
+    if hasattr(executor, "execute") and hasattr(executor, "aexecute"):
+        return cast("ToolExecutor", executor)
+    if _is_async_callable(executor):
+        if aexecutor is not None:
+            msg = "executor is already async; pass a sync callable as executor with aexecutor"
+            raise ValueError(msg)
+        return CallableExecutor(afunc=cast("AsyncExecutorFn", executor))
+    if callable(executor):
+        return CallableExecutor(func=cast("SyncExecutorFn", executor), afunc=aexecutor)
+    msg = f"executor must be a callable or a ToolExecutor, got {type(executor).__name__}"
+    raise TypeError(msg)
+
+
+def _as_outcome(value: Any) -> ToolOutcome:
+    if isinstance(value, ToolOutcome):
+        return value
+    return ToolOutcome(successful=True, data=value)
+
+
+def _is_async_callable(obj: Any) -> bool:
+    return inspect.iscoroutinefunction(obj) or inspect.iscoroutinefunction(
+        getattr(obj, "__call__", None)  # noqa: B004 - looking for an async __call__
+    )
+
+
+class ToolRouterTool(BaseTool):
+    """A Composio Tool Router tool (or any JSON-schema tool) for LangChain agents.
+
+    Setup:
+        Install `langchain-toolrouter` and set `COMPOSIO_API_KEY` (or run the emulator).
+
+        .. code-block:: bash
+
+            pip install -U langchain-toolrouter
+
+    Instantiation:
+        Tools normally come from a session; `from_schema` wraps any JSON-schema tool.
+
+        .. code-block:: python
+
+            from langchain_toolrouter import ToolRouter
+
+            session = ToolRouter().create_session("user-1", toolkits=["github"])
+            tools = session.get_tools()
+
+            from langchain_toolrouter import ToolRouterTool
+
+            echo = ToolRouterTool.from_schema(
+                "echo",
+                "Repeat a text.",
+                {"type": "object", "properties": {"text": {"type": "string"}},
+                 "required": ["text"]},
+                lambda payload: {"echo": payload["text"]},
+            )
+
+    Invocation with args:
+        .. code-block:: python
+
+            echo.invoke({"text": "hi"})
+
+        .. code-block:: python
+
+            '{"echo":"hi"}'
+
+    Invocation with ToolCall:
+        .. code-block:: python
+
+            echo.invoke({"args": {"text": "hi"}, "id": "1", "name": echo.name,
+                         "type": "tool_call"})
+
+        .. code-block:: python
+
+            ToolMessage(content='{"echo":"hi"}', artifact={"successful": True, ...},
+                        tool_call_id='1', name='echo')
+
+    Errors the model can act on (bad arguments, a failed tool, a missing connection, rate
+    limits, an unreachable service) come back as an error `ToolMessage`; set
+    `handle_tool_error=False` (or `raise_errors=True` where tools are built) to get the
+    `ToolRouterToolError` instead.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    slug: str
+    """The tool's slug at the service (the name the executor is called with)."""
+    input_json_schema: dict[str, Any] = Field(default_factory=dict)
+    """The tool's original input JSON Schema (as the service or the caller gave it)."""
+    executor: Annotated[Any, SkipValidation()] = Field(exclude=True)
+    """The `ToolExecutor` that runs calls."""
+    schema_options: Annotated[Any, SkipValidation()] = Field(default=None, exclude=True)
+    """`ConversionOptions` for the model-facing schema (e.g. a strict provider)."""
+    max_content_chars: int = DEFAULT_MAX_CONTENT_CHARS
+    """Cap on the text the model reads per call; the artifact always holds everything."""
+    response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
+    handle_tool_error: Any = True
+
+    _conversion: Conversion | None = PrivateAttr(default=None)
+
+    def __init__(self, **kwargs: Any) -> None:
+        schema = kwargs.get("input_json_schema")
+        if schema is None or not isinstance(schema, Mapping):
+            msg = (
+                "ToolRouterTool needs input_json_schema, the tool's input JSON Schema as a dict, "
+                f"got {type(schema).__name__}"
+            )
+            raise TypeError(msg)
+        options = kwargs.get("schema_options")
+        conversion = json_schema_to_model(
+            dict(schema), name=str(kwargs.get("slug") or kwargs.get("name")), options=options
+        )
+        kwargs.setdefault("args_schema", conversion.llm_schema)
+        super().__init__(**kwargs)
+        self._conversion = conversion
+
+    @classmethod
+    def from_schema(
+        cls,
+        name: str,
+        description: str,
+        input_schema: Mapping[str, Any],
+        executor: SyncExecutorFn | AsyncExecutorFn | ToolExecutor,
+        *,
+        aexecutor: AsyncExecutorFn | None = None,
+        metadata: dict[str, Any] | None = None,
+        name_style: NameStyle = "exact",
+        schema_options: ConversionOptions | None = None,
+        max_content_chars: int = DEFAULT_MAX_CONTENT_CHARS,
+        raise_errors: bool = False,
+    ) -> ToolRouterTool:
+        """Build a tool from any `(name, description, input_schema)` and an executor.
+
+        Args:
+            name: The tool's name (also its slug); see `name_style`.
+            description: What the model reads about the tool.
+            input_schema: The input JSON Schema (an object schema).
+            executor: Receives exactly the validated payload (a dict with the original
+                property names). A sync or async callable, or a `ToolExecutor`. Its return
+                value is the tool's data; raise `ToolException` to report an error.
+            aexecutor: An async callable used by `ainvoke` when `executor` is sync.
+            metadata: LangChain metadata for the tool.
+            name_style: `"exact"` (default) or `"safe"` for providers that reject characters.
+            schema_options: `ConversionOptions`, e.g. `ConversionOptions(strict_provider="openai")`.
+            max_content_chars: Cap on the text the model reads per call.
+            raise_errors: Raise `ToolRouterToolError` instead of answering the model.
+        """
+        resolved = _resolve_executor(executor, aexecutor)
+        return cls(
+            name=tool_name_for(name, name_style),
+            slug=name,
+            description=description,
+            input_json_schema=dict(input_schema),
+            executor=resolved,
+            metadata=metadata,
+            schema_options=schema_options,
+            max_content_chars=max_content_chars,
+            handle_tool_error=not raise_errors,
+        )
+
+    @property
+    def conversion(self) -> Conversion:
+        """The schema layer's conversion of `input_json_schema` (model built lazily)."""
+        if self._conversion is None:  # a copy made without __init__
+            self._conversion = json_schema_to_model(
+                self.input_json_schema, name=self.slug, options=self.schema_options
+            )
+        return self._conversion
+
+    def get_input_schema(self, config: RunnableConfig | None = None) -> type[PydanticBaseModel]:
+        """The pydantic args model from the schema layer (built on first use)."""
+        return self.conversion.model
+
+    def validate_arguments(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """Check `arguments` against the schema; return exactly the payload that will be sent.
+
+        Raises:
+            ToolArgumentsError: naming each bad field path and what was expected.
+        """
+        try:
+            return self.conversion.validate(dict(arguments))
+        except ArgsValidationError as exc:
+            raise ToolArgumentsError(tool=self.name, errors=exc.errors, detail=str(exc)) from exc
+
+    def _run(self, /, *args: Any, **kwargs: Any) -> tuple[str, dict[str, Any]]:
+        payload = self.validate_arguments(_only_kwargs(self.name, args, kwargs))
+        return self._respond(self.executor.execute(payload))
+
+    async def _arun(self, /, *args: Any, **kwargs: Any) -> tuple[str, dict[str, Any]]:
+        payload = self.validate_arguments(_only_kwargs(self.name, args, kwargs))
+        return self._respond(await self.executor.aexecute(payload))
+
+    def _respond(self, outcome: ToolOutcome) -> tuple[str, dict[str, Any]]:
+        if not outcome.successful:
+            raise ToolExecutionError(
+                _failure_text(self.name, outcome, self.max_content_chars),
+                tool=self.name,
+                result=outcome.as_dict(),
+            )
+        return render_content(outcome.data, self.max_content_chars), outcome.as_dict()
+
+    def __repr__(self) -> str:
+        return f"ToolRouterTool(name={self.name!r}, slug={self.slug!r})"
+
+    def _repr_html_(self) -> str:
+        from langchain_toolrouter._display import tools_html
+
+        return tools_html([self])
+
+
+def _only_kwargs(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+    if args:
+        msg = (
+            f"{name} takes its arguments as a dict (JSON object) matching its schema, "
+            f"got {len(args)} positional value(s)"
+        )
+        raise TypeError(msg)
+    return kwargs
+
+
+def _failure_text(name: str, outcome: ToolOutcome, max_chars: int) -> str:
+    text = f"{name} failed: {outcome.error or 'unknown error'}"
+    if outcome.data not in (None, {}, [], ""):
+        text += "\nResult: " + render_content(outcome.data, max_chars)
+    if outcome.log_id:
+        text += f"\n(log_id: {outcome.log_id})"
+    return text
