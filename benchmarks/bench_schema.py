@@ -1,0 +1,664 @@
+"""Schema conversion benchmark: langchain-toolrouter vs composio-langchain vs json-schema-to-pydantic.
+
+Runs every tool schema of the shared corpus (``<repo>/../shared/schemas``, or ``--schemas DIR``,
+or $TOOLROUTER_SCHEMAS_DIR) through the three converters in one process and prints, side by
+side:
+
+- speed: first-build time per tool (caches cleared before every measurement), our cached time,
+  1,000 distinct tools loaded, and the issue's targets as PASS/FAIL;
+- quality: valid calls accepted and sent exactly, invalid calls rejected, and the property
+  names, required names and enum values the model-facing schema keeps.
+
+Usage: ``python benchmarks/bench_schema.py [--quick] [--json out.json] [--schemas DIR]``
+(``bash scripts/bench.sh`` installs the comparison libraries first). docs/benchmarks.md says
+exactly what each figure measures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+import warnings
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parents[1]))
+
+from _converters import Converter, Ours, Rejected, available_converters
+from _corpus import (
+    FORMAT_CLASS,
+    Calls,
+    Tool,
+    find_schema_dir,
+    generate_calls,
+    load_corpus,
+    replicate,
+)
+from _quality import FACT_KINDS, difference, facts, has_undeclared_keys
+
+# Targets from issue 6.
+LOAD_SPEEDUP = 10.0  # loading a tool vs composio-langchain's conversion, per tool
+FIRST_CALL_SPEEDUP = 1.0  # first call (validator included) vs composio's conversion alone
+CACHED_US = 10.0  # a cached build
+THOUSAND_MS = 50.0  # 1,000 distinct tools loaded
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How much work a run does (``--quick`` or full)."""
+
+    reps: int
+    warmup: int
+    cached_batch: int
+    thousand_reps: int
+    valid_calls: int
+    invalid_calls: int
+
+
+QUICK = Settings(
+    reps=7, warmup=1, cached_batch=200, thousand_reps=3, valid_calls=10, invalid_calls=20
+)
+FULL = Settings(
+    reps=25, warmup=2, cached_batch=1000, thousand_reps=9, valid_calls=40, invalid_calls=60
+)
+
+
+# -- timing -----------------------------------------------------------------------------------
+
+
+@contextmanager
+def _gc_off() -> Iterator[None]:
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def _time_ns(fn: Callable[[], Any]) -> int:
+    start = time.perf_counter_ns()
+    fn()
+    return time.perf_counter_ns() - start
+
+
+def _pct(values: list[float], q: float) -> float:
+    """The q-quantile (0..1) by linear interpolation."""
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    pos = (len(ordered) - 1) * q
+    low = int(pos)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
+
+
+def _summary_us(per_tool_ns: dict[str, float]) -> dict[str, float]:
+    values = [v / 1000 for v in per_tool_ns.values()]
+    return {
+        "tools": len(values),
+        "median_us": _pct(values, 0.5),
+        "p95_us": _pct(values, 0.95),
+        "total_ms": sum(values) / 1000,
+    }
+
+
+class Measures:
+    """Per (measure, tool): the list of times (ns) over repetitions, and failures."""
+
+    def __init__(self) -> None:
+        self.times: dict[str, dict[str, list[int]]] = {}
+        self.failures: dict[str, dict[str, str]] = {}
+
+    def run(
+        self, measure: str, tool_id: str, clear: Callable[[], None], fn: Callable[[], Any]
+    ) -> None:
+        if tool_id in self.failures.get(measure, {}):
+            return
+        clear()
+        try:
+            elapsed = _time_ns(fn)
+        except Exception as exc:  # an anchor failing to build is a result, not a crash
+            self.failures.setdefault(measure, {})[tool_id] = f"{type(exc).__name__}: {exc}"[:200]
+            self.times.get(measure, {}).pop(tool_id, None)
+            return
+        self.times.setdefault(measure, {}).setdefault(tool_id, []).append(elapsed)
+
+    def medians(self, measure: str) -> dict[str, float]:
+        return {t: statistics.median(v) for t, v in self.times.get(measure, {}).items()}
+
+
+def _tool_id(index: int, tool: Tool) -> str:
+    return f"{index:02d} {tool.name}"
+
+
+def run_speed(
+    tools: list[Tool],
+    converters: list[Converter],
+    calls: dict[str, Calls],
+    settings: Settings,
+) -> dict[str, Any]:
+    """First builds, cached builds and 1,000 tools; returns the figures (also printed)."""
+    ours = converters[0]
+    assert isinstance(ours, Ours)
+    ids = [_tool_id(i, t) for i, t in enumerate(tools)]
+    first_call_args = {tid: (calls[tid].valid[0] if calls[tid].valid else {}) for tid in ids}
+    plan: list[tuple[str, Converter, Callable[[Tool, str], Callable[[], Any]]]] = [
+        ("ours.load", ours, lambda t, _i: lambda: ours.load(t)),
+        ("ours.convert", ours, lambda t, _i: lambda: ours.convert(t)),
+        ("ours.first_call", ours, lambda t, i: lambda: ours.first_call(t, first_call_args[i])),
+    ]
+    for conv in converters[1:]:
+        plan.append((f"{conv.key}.convert", conv, lambda t, _i, c=conv: lambda: c.convert(t)))
+        plan.append((f"{conv.key}.load", conv, lambda t, _i, c=conv: lambda: c.load(t)))
+
+    measures = Measures()
+    rng = random.Random(0)
+    order = list(range(len(tools)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for rep in range(settings.warmup + settings.reps):
+            rng.shuffle(order)
+            target = measures if rep >= settings.warmup else Measures()
+            with _gc_off():
+                for index in order:
+                    tool, tid = tools[index], ids[index]
+                    for measure, conv, make in plan:
+                        target.run(measure, tid, conv.clear, make(tool, tid))
+
+    # Cached: the repeated json_schema_to_model call (same schema object), and the same schema
+    # arriving as an equal copy (as from another session).
+    cached_same: dict[str, float] = {}
+    cached_copy: dict[str, float] = {}
+    batch = settings.cached_batch
+    ours.clear()
+    with _gc_off():
+        for tool, tid in zip(tools, ids, strict=True):
+            try:
+                ours.cached(tool)
+            except Exception:
+                continue
+            runs = []
+            for _ in range(5):
+                start = time.perf_counter_ns()
+                for _ in range(batch):
+                    ours.cached(tool)
+                runs.append((time.perf_counter_ns() - start) / batch)
+            cached_same[tid] = statistics.median(runs)
+            copies = [
+                Tool(
+                    tool.file,
+                    tool.source,
+                    tool.name,
+                    tool.description,
+                    json.loads(json.dumps(tool.schema)),
+                )
+                for _ in range(min(batch, 200))
+            ]
+            start = time.perf_counter_ns()
+            for copy_tool in copies:
+                ours.cached(copy_tool)
+            cached_copy[tid] = (time.perf_counter_ns() - start) / len(copies)
+
+    # 1,000 distinct tools (no cache hit possible), cache cleared before each repetition.
+    thousand = replicate(tools, 1000)
+    thousand_ms: dict[str, list[float]] = {"load": [], "convert": []}
+    for _ in range(settings.thousand_reps):
+        for what, fn in (("load", ours.load), ("convert", ours.convert)):
+            ours.clear()
+            with _gc_off():
+                start = time.perf_counter_ns()
+                for tool in thousand:
+                    try:
+                        fn(tool)
+                    except Exception:  # noqa: PERF203 - counted by the per-tool failures
+                        continue
+                thousand_ms[what].append((time.perf_counter_ns() - start) / 1e6)
+    ours.clear()
+
+    medians = {m: measures.medians(m) for m, _c, _f in plan}
+    result: dict[str, Any] = {
+        "per_tool": {
+            m: {**_summary_us(v), "failures": measures.failures.get(m, {})}
+            for m, v in medians.items()
+        },
+        "cached_same_object": _summary_us(cached_same),
+        "cached_equal_copy": _summary_us(cached_copy),
+        "thousand_tools_ms": {k: statistics.median(v) for k, v in thousand_ms.items()},
+        "thousand_tools_runs_ms": thousand_ms,
+        "per_tool_medians_us": {m: {t: v / 1000 for t, v in d.items()} for m, d in medians.items()},
+    }
+    result["ratios"] = _ratios(medians)
+    return result
+
+
+def _ratio_stats(
+    numerator: dict[str, float], denominator: dict[str, float], goal: float
+) -> dict[str, Any]:
+    common = [t for t in numerator if t in denominator and denominator[t] > 0]
+    ratios = {t: numerator[t] / denominator[t] for t in common}
+    values = list(ratios.values())
+    worst = sorted(ratios.items(), key=lambda kv: kv[1])[:5]
+    return {
+        "tools": len(values),
+        "median": _pct(values, 0.5),
+        "p5": _pct(values, 0.05),
+        "min": min(values) if values else float("nan"),
+        "tools_meeting_goal": sum(v >= goal for v in values),
+        "total_ratio": (
+            sum(numerator[t] for t in common) / sum(denominator[t] for t in common)
+            if common
+            else float("nan")
+        ),
+        "worst": [{"tool": t, "ratio": r} for t, r in worst],
+    }
+
+
+def _ratios(medians: dict[str, dict[str, float]]) -> dict[str, Any]:
+    anchor = medians.get("composio.convert")
+    if not anchor:
+        return {}
+    return {
+        "load_vs_composio_convert": _ratio_stats(anchor, medians["ours.load"], LOAD_SPEEDUP),
+        "convert_vs_composio_convert": _ratio_stats(anchor, medians["ours.convert"], LOAD_SPEEDUP),
+        "first_call_vs_composio_convert": _ratio_stats(
+            anchor, medians["ours.first_call"], FIRST_CALL_SPEEDUP
+        ),
+    }
+
+
+# -- quality ----------------------------------------------------------------------------------
+
+
+def run_quality(
+    tools: list[Tool], converters: list[Converter], calls: dict[str, Calls]
+) -> dict[str, Any]:
+    """Send every generated call through every converter; score the model-facing schemas."""
+    out: dict[str, Any] = {}
+    tool_facts = {_tool_id(i, t): facts(t.schema) for i, t in enumerate(tools)}
+    for conv in converters:
+        conv.clear()
+        score: dict[str, Any] = {
+            "built": 0,
+            "build_failures": {},
+            "valid": Counter(),
+            "inexact": Counter(),
+            "invalid": Counter(),
+            "invalid_by_class": {},
+            "facts": {k: Counter() for k in FACT_KINDS},
+            "problems": {},
+        }
+        for index, tool in enumerate(tools):
+            tid = _tool_id(index, tool)
+            tool_calls = calls[tid]
+            wanted = tool_facts[tid]
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    handle = conv.load(tool)
+                    shown = facts(conv.model_facing(handle))
+                except Exception as exc:
+                    score["build_failures"][tid] = f"{type(exc).__name__}: {exc}"[:200]
+                    handle = None
+                    shown = set()
+                else:
+                    score["built"] += 1
+                for kind, _path, _value in wanted:
+                    score["facts"][kind]["total"] += 1
+                for kind, _path, _value in wanted & shown:
+                    score["facts"][kind]["kept"] += 1
+                lost = sorted(wanted - shown)
+                if lost and handle is not None:
+                    score["problems"].setdefault(tid, []).append(
+                        f"model-facing schema lost {len(lost)} fact(s), e.g. {lost[0]}"
+                    )
+                _score_calls(conv, handle, tool_calls, score, tid, wanted)
+        out[conv.key] = _finish(score)
+    return out
+
+
+def _score_calls(
+    conv: Converter,
+    handle: Any,
+    calls: Calls,
+    score: dict[str, Any],
+    tid: str,
+    schema_facts: set[tuple[str, tuple[str, ...], str]],
+) -> None:
+    problems = score["problems"]
+    for call in calls.valid:
+        group = "undeclared" if has_undeclared_keys(call, schema_facts) else "declared"
+        score["valid"]["total"] += 1
+        score["valid"][f"{group}_total"] += 1
+        if handle is None:
+            continue
+        try:
+            sent = conv.send(handle, json.loads(json.dumps(call)))
+        except Rejected as exc:
+            problems.setdefault(tid, []).append(f"rejected a valid call: {str(exc)[:160]}")
+            continue
+        score["valid"]["accepted"] += 1
+        score["valid"][f"{group}_accepted"] += 1
+        why = difference(sent, call)
+        if why is None:
+            score["valid"]["exact"] += 1
+        else:
+            score["inexact"][why] += 1
+            problems.setdefault(tid, []).append(f"valid call not sent exactly ({why})")
+    for kind, call in calls.invalid:
+        by_class = score["invalid_by_class"].setdefault(kind, Counter())
+        # Breaking only a format is scored apart: asserting format is optional in JSON Schema.
+        total = score["invalid"] if kind != FORMAT_CLASS else Counter()
+        if handle is None:
+            continue  # a tool that cannot be built gets no call (its valid calls count as lost)
+        total["total"] += 1
+        by_class["total"] += 1
+        try:
+            sent = conv.send(handle, json.loads(json.dumps(call)))
+        except Rejected as exc:
+            total["rejected"] += 1
+            by_class["rejected"] += 1
+            if exc.crash:
+                total["crashed"] += 1
+            continue
+        total["sent"] += 1
+        if calls.oracle is not None and _is_valid(calls.oracle, sent):
+            total["repaired"] += 1
+        problems.setdefault(tid, []).append(f"sent an invalid call ({kind})")
+
+
+def _is_valid(oracle: Any, payload: Any) -> bool:
+    try:
+        return bool(oracle.is_valid(json.loads(json.dumps(payload, default=str))))
+    except (TypeError, ValueError):
+        return False
+
+
+def _share(part: int, whole: int) -> float:
+    return 100.0 * part / whole if whole else float("nan")
+
+
+def _finish(score: dict[str, Any]) -> dict[str, Any]:
+    valid, invalid = score["valid"], score["invalid"]
+    return {
+        "built": score["built"],
+        "build_failures": score["build_failures"],
+        "valid_calls": valid["total"],
+        "accepted_pct": _share(valid["accepted"], valid["total"]),
+        "accepted_declared_keys_pct": _share(valid["declared_accepted"], valid["declared_total"]),
+        "accepted_undeclared_keys_pct": _share(
+            valid["undeclared_accepted"], valid["undeclared_total"]
+        ),
+        "valid_calls_with_undeclared_keys": valid["undeclared_total"],
+        "exact_pct": _share(valid["exact"], valid["total"]),
+        "inexact_reasons": dict(score["inexact"]),
+        "invalid_calls": invalid["total"],
+        "rejected_pct": _share(invalid["rejected"], invalid["total"]),
+        "sent_invalid": invalid["sent"],
+        "repaired": invalid["repaired"],
+        "crashed": invalid["crashed"],
+        "rejected_by_class_pct": {
+            k: _share(c["rejected"], c["total"])
+            for k, c in sorted(score["invalid_by_class"].items())
+        },
+        "facts_kept_pct": {k: _share(c["kept"], c["total"]) for k, c in score["facts"].items()},
+        "facts_total": {k: c["total"] for k, c in score["facts"].items()},
+        "problems": {t: sorted(set(p))[:4] for t, p in score["problems"].items()},
+    }
+
+
+# -- report -----------------------------------------------------------------------------------
+
+
+def _machine() -> dict[str, Any]:
+    import pydantic
+
+    versions = {"pydantic": pydantic.VERSION}
+    for dist in (
+        "langchain-core",
+        "composio",
+        "composio-langchain",
+        "json-schema-to-pydantic",
+        "hypothesis",
+        "hypothesis-jsonschema",
+        "jsonschema",
+    ):
+        try:
+            versions[dist] = version(dist)
+        except PackageNotFoundError:  # noqa: PERF203
+            versions[dist] = "not installed"
+    return {
+        "date_utc": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "cpu_count": os.cpu_count(),
+        "load_avg_1m": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
+        "versions": versions,
+    }
+
+
+def _fmt_us(value: float) -> str:
+    if value != value:  # nan
+        return "-"
+    return f"{value / 1000:.2f} ms" if value >= 1000 else f"{value:.1f} us"
+
+
+def _verdict(ok: bool) -> str:
+    return "PASS" if ok else "FAIL"
+
+
+def print_report(
+    machine: dict[str, Any],
+    converters: list[Converter],
+    missing: dict[str, str],
+    speed: dict[str, Any],
+    quality: dict[str, Any],
+    corpus: dict[str, Any],
+) -> dict[str, bool]:
+    """Print everything; return the verdict per target."""
+    print(
+        f"\n== machine: {machine['date_utc']}, Python {machine['python']}, "
+        f"{machine['cpu_count']} CPUs, load {machine['load_avg_1m']}"
+    )
+    print("   " + ", ".join(f"{k} {v}" for k, v in machine["versions"].items()))
+    print(f"== corpus: {corpus['tools']} tools from {corpus['dir']}")
+    for label, why in missing.items():
+        print(f"!! {label} not benchmarked: {why}")
+    print("\n== what each converter measure times")
+    for conv in converters:
+        print(f"   {conv.key}.convert = {conv.convert_what}")
+        print(f"   {conv.key}.load    = {conv.load_what}")
+    print("   ours.first_call = ours.load + .model + one .validate(valid call), from a cold cache")
+
+    print("\n== first build per tool (caches cleared before each; median over repetitions)")
+    print(f"   {'measure':24s} {'median':>10s} {'p95':>10s} {'corpus':>10s}  failures")
+    for measure, row in speed["per_tool"].items():
+        print(
+            f"   {measure:24s} {_fmt_us(row['median_us']):>10s} {_fmt_us(row['p95_us']):>10s} "
+            f"{row['total_ms']:8.1f}ms  {len(row['failures'])}"
+        )
+    for label, key in (("same object", "cached_same_object"), ("equal copy", "cached_equal_copy")):
+        row = speed[key]
+        print(
+            f"   {'ours.cached (' + label + ')':24s} {_fmt_us(row['median_us']):>10s} "
+            f"{_fmt_us(row['p95_us']):>10s}"
+        )
+    thousand = speed["thousand_tools_ms"]
+    print(
+        f"   1,000 distinct tools: load {thousand['load']:.1f} ms, convert {thousand['convert']:.1f} ms"
+    )
+
+    verdicts: dict[str, bool] = {}
+    print("\n== targets (issue 6)")
+    ratios = speed["ratios"]
+    if ratios:
+        for key, goal, text in (
+            (
+                "load_vs_composio_convert",
+                LOAD_SPEEDUP,
+                "loading a tool >= 10x faster than composio-langchain's conversion",
+            ),
+            (
+                "first_call_vs_composio_convert",
+                FIRST_CALL_SPEEDUP,
+                "first call (validator incl.) no slower than composio's conversion",
+            ),
+        ):
+            r = ratios[key]
+            ok = r["median"] >= goal
+            verdicts[key] = ok
+            print(
+                f"   {_verdict(ok)} {text}: median per-tool ratio {r['median']:.1f}x "
+                f"(p5 {r['p5']:.1f}x, corpus total {r['total_ratio']:.1f}x, "
+                f"{r['tools_meeting_goal']}/{r['tools']} tools >= {goal:g}x)"
+            )
+        r = ratios["convert_vs_composio_convert"]
+        print(
+            f"        (conversion + llm_schema alone: median {r['median']:.1f}x, p5 {r['p5']:.1f}x)"
+        )
+    else:
+        print("   ---- load and first-call ratios need composio-langchain (run scripts/bench.sh)")
+    cached = speed["cached_same_object"]["p95_us"]
+    verdicts["cached"] = cached < CACHED_US
+    print(
+        f"   {_verdict(verdicts['cached'])} cached build < {CACHED_US:g} us: p95 over tools "
+        f"{cached:.2f} us (equal copy from another session: p95 "
+        f"{speed['cached_equal_copy']['p95_us']:.1f} us)"
+    )
+    verdicts["thousand"] = thousand["load"] < THOUSAND_MS
+    print(
+        f"   {_verdict(verdicts['thousand'])} 1,000 tools loaded < {THOUSAND_MS:g} ms: "
+        f"{thousand['load']:.1f} ms (median of {len(speed['thousand_tools_runs_ms']['load'])})"
+    )
+
+    print(
+        f"\n== quality ({corpus['with_calls']} tools with generated calls; "
+        f"{corpus['skipped']} skipped by the oracle/generator; "
+        f"{corpus['mapped']} with BFCL type names mapped for the oracle)"
+    )
+    header = f"   {'':34s}" + "".join(f"{c.label:>26s}" for c in converters)
+    print(header)
+
+    def row(label: str, cell: Callable[[dict[str, Any]], str]) -> None:
+        print(f"   {label:34s}" + "".join(f"{cell(quality[c.key]):>26s}" for c in converters))
+
+    row("schemas built", lambda q: f"{q['built']}/{corpus['tools']}")
+    row("valid calls accepted", lambda q: f"{q['accepted_pct']:.1f}% of {q['valid_calls']}")
+    row("  calls naming only declared keys", lambda q: f"{q['accepted_declared_keys_pct']:.1f}%")
+    row(
+        "  calls with other keys (open obj.)",
+        lambda q: (
+            f"{q['accepted_undeclared_keys_pct']:.1f}% of {q['valid_calls_with_undeclared_keys']}"
+        ),
+    )
+    row("valid calls sent exactly", lambda q: f"{q['exact_pct']:.1f}%")
+    row(
+        "invalid calls rejected (excl. format)",
+        lambda q: f"{q['rejected_pct']:.1f}% of {q['invalid_calls']}",
+    )
+    row("  of which crashed (not clean)", lambda q: str(q["crashed"]))
+    row("invalid calls sent", lambda q: str(q["sent_invalid"]))
+    row("  of which 'repaired' to valid", lambda q: str(q["repaired"]))
+    classes = sorted({k for c in converters for k in quality[c.key]["rejected_by_class_pct"]})
+    for kind in classes:
+        row(
+            f"  rejected: {kind}",
+            lambda q, k=kind: f"{q['rejected_by_class_pct'].get(k, float('nan')):.1f}%",
+        )
+    for kind in FACT_KINDS:
+        row(f"model-facing {kind}s kept", lambda q, k=kind: f"{q['facts_kept_pct'][k]:.1f}%")
+    for conv in converters:
+        q = quality[conv.key]
+        if q["inexact_reasons"]:
+            print(
+                f"   {conv.label}: not exact because "
+                + ", ".join(
+                    f"{k} x{v}"
+                    for k, v in sorted(q["inexact_reasons"].items(), key=lambda kv: -kv[1])
+                )
+            )
+        for tid, why in q["build_failures"].items():
+            print(f"   {conv.label}: build failed for {tid}: {why[:120]}")
+    ours = quality[converters[0].key]
+    if ours["problems"]:
+        print("\n== langchain-toolrouter: tools with a quality problem (first examples)")
+        for tid, items in ours["problems"].items():
+            for item in items[:2]:
+                print(f"   {tid}: {item[:160]}")
+    return verdicts
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark; exit status 0 whatever the verdicts (it measures, it does not gate)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions and calls (~2 min)")
+    parser.add_argument("--json", metavar="PATH", help="also write every figure to this JSON file")
+    parser.add_argument("--schemas", metavar="DIR", help="the corpus folder (*.jsonl)")
+    args = parser.parse_args(argv)
+    settings = QUICK if args.quick else FULL
+    started = time.perf_counter()
+
+    schema_dir = find_schema_dir(args.schemas)
+    tools = load_corpus(schema_dir)
+    converters, missing = available_converters()
+    machine = _machine()
+
+    print(
+        f"generating calls ({settings.valid_calls} valid, up to {settings.invalid_calls} invalid per tool)...",
+        flush=True,
+    )
+    calls = {
+        _tool_id(i, t): generate_calls(t, settings.valid_calls, settings.invalid_calls)
+        for i, t in enumerate(tools)
+    }
+    print(f"  done in {time.perf_counter() - started:.0f}s; timing...", flush=True)
+    speed = run_speed(tools, converters, calls, settings)
+    print(f"  done in {time.perf_counter() - started:.0f}s; quality...", flush=True)
+    quality = run_quality(tools, converters, calls)
+    corpus = {
+        "dir": str(schema_dir),
+        "tools": len(tools),
+        "with_calls": sum(1 for c in calls.values() if c.valid),
+        "skipped": sum(1 for c in calls.values() if not c.valid),
+        "skipped_why": {t: c.skipped for t, c in calls.items() if c.skipped},
+        "mapped": sum(1 for c in calls.values() if c.mapped_types and c.valid),
+        "valid_calls": sum(len(c.valid) for c in calls.values()),
+        "invalid_calls": sum(len(c.invalid) for c in calls.values()),
+    }
+    verdicts = print_report(machine, converters, missing, speed, quality, corpus)
+    elapsed = time.perf_counter() - started
+    print(f"\n(run took {elapsed:.0f}s, {'quick' if args.quick else 'full'})")
+    if args.json:
+        document = {
+            "machine": machine,
+            "mode": "quick" if args.quick else "full",
+            "settings": settings.__dict__,
+            "seconds": elapsed,
+            "corpus": corpus,
+            "missing": missing,
+            "speed": speed,
+            "quality": quality,
+            "targets": verdicts,
+        }
+        Path(args.json).write_text(json.dumps(document, indent=2, default=str), encoding="utf-8")
+        print(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
