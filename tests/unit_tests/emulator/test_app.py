@@ -1,0 +1,153 @@
+"""The app as a whole: route table, auth, error bodies, request ids, bad bodies."""
+
+from __future__ import annotations
+
+import pytest
+from starlette.applications import Starlette
+from starlette.routing import Route
+from starlette.testclient import TestClient
+
+from langchain_toolrouter.emulator import create_app
+from tests.unit_tests.emulator.calls import OTHER_KEY, V3, V31
+from tests.unit_tests.emulator.conftest import SessionFactory
+
+OPERATIONS = {
+    ("POST", "/session"): "create_session",
+    ("GET", "/session/{session_id}"): "get_session",
+    ("PATCH", "/session/{session_id}"): "patch_session",
+    ("DELETE", "/session/{session_id}"): "delete_session",
+    ("POST", "/session/{session_id}/attach"): "attach_session",
+    ("GET", "/session/{session_id}/config_history"): "config_history",
+    ("POST", "/session/{session_id}/execute"): "execute",
+    ("POST", "/session/{session_id}/execute_meta"): "execute_meta",
+    ("POST", "/session/{session_id}/link"): "create_link",
+    ("POST", "/session/{session_id}/proxy_execute"): "proxy_execute",
+    ("GET", "/session/{session_id}/toolkits"): "list_toolkits",
+    ("GET", "/session/{session_id}/tools"): "list_tools",
+    ("POST", "/session/{session_id}/search"): "search",
+    ("GET", "/session/{session_id}/mounts/{mount_id}/items"): "list_mount_items",
+    ("POST", "/session/{session_id}/mounts/{mount_id}/download_url"): "create_download_url",
+    ("POST", "/session/{session_id}/mounts/{mount_id}/upload_url"): "create_upload_url",
+    ("POST", "/session/{session_id}/mounts/{mount_id}/delete"): "delete_mount_item",
+}
+
+
+def test_route_table(app: Starlette) -> None:
+    table = set()
+    for route in app.routes:
+        assert isinstance(route, Route)
+        assert route.methods is not None
+        method = sorted(route.methods - {"HEAD"})[0]
+        table.add((method, route.path, route.name))
+    expected = {
+        (method, prefix + path, name)
+        for prefix in (V3, V31)
+        for (method, path), name in OPERATIONS.items()
+    }
+    expected |= {
+        ("GET", "/_emulator/connect/{link_token}", "connect_account"),
+        ("PUT", "/_emulator/files/{session_id}/{mount_id}/{path:path}", "presigned_upload"),
+        ("GET", "/_emulator/files/{session_id}/{mount_id}/{path:path}", "presigned_download"),
+    }
+    assert table == expected
+
+
+@pytest.mark.parametrize("headers", [{}, {"x-api-key": "wrong"}])
+def test_missing_or_wrong_key_is_401_with_error_body(
+    app: Starlette, headers: dict[str, str]
+) -> None:
+    with TestClient(app, headers=headers) as anonymous:
+        response = anonymous.post(f"{V31}/session", json={"user_id": "a"})
+    assert response.status_code == 401
+    error = response.json()["error"]
+    assert error["slug"] == "ToolRouterV2_Unauthorized"
+    assert error["status"] == 401
+    assert "x-api-key" in error["suggested_fix"] or "API key" in error["suggested_fix"]
+    assert set(error) == {
+        "message",
+        "code",
+        "slug",
+        "status",
+        "request_id",
+        "suggested_fix",
+        "errors",
+    }
+
+
+def test_unknown_session_is_404(client: TestClient) -> None:
+    response = client.get(f"{V31}/session/trs_missing")
+    assert response.status_code == 404
+    assert response.json()["error"]["slug"] == "ToolRouterV2_SessionNotFound"
+
+
+def test_session_of_another_project_is_404(client: TestClient, new_session: SessionFactory) -> None:
+    session_id = new_session()
+    response = client.get(f"{V31}/session/{session_id}", headers={"x-api-key": OTHER_KEY})
+    assert response.status_code == 404
+    assert response.json()["error"]["slug"] == "ToolRouterV2_SessionNotFound"
+
+
+def test_request_id_is_echoed(client: TestClient) -> None:
+    response = client.get(f"{V31}/session/trs_missing", headers={"x-request-id": "req-abc"})
+    assert response.json()["error"]["request_id"] == "req-abc"
+    assert response.headers["x-request-id"] == "req-abc"
+
+
+def test_request_id_is_generated_when_absent(client: TestClient) -> None:
+    response = client.get(f"{V31}/session/trs_missing")
+    assert response.json()["error"]["request_id"].startswith("req_")
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ({}, ["user_id: Field required"]),
+        ({"user_id": ""}, ["user_id: String should have at least 1 character"]),
+        (
+            {"user_id": "a", "search": {"enable": "maybe"}},
+            ["search.enable: Input should be a valid boolean, unable to interpret input"],
+        ),
+    ],
+)
+def test_bad_body_is_400_with_field_paths(
+    client: TestClient, body: dict[str, object], expected: list[str]
+) -> None:
+    response = client.post(f"{V31}/session", json=body)
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["slug"] == "ToolRouterV2_BadRequest"
+    assert error["errors"] == expected
+
+
+def test_body_that_is_not_json_is_400(client: TestClient) -> None:
+    response = client.post(
+        f"{V31}/session", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 400
+    assert response.json()["error"]["errors"] == ["(body): invalid JSON"]
+
+
+def test_body_that_is_not_an_object_is_400(client: TestClient) -> None:
+    response = client.post(f"{V31}/session", json=["user_id"])
+    assert response.status_code == 400
+    assert "expected an object" in response.json()["error"]["errors"][0]
+
+
+def test_unknown_route_and_wrong_method_use_the_error_body(client: TestClient) -> None:
+    missing = client.get("/api/v3.1/nothing")
+    assert missing.status_code == 404
+    assert missing.json()["error"]["slug"] == "ToolRouterV2_RouteNotFound"
+    wrong = client.put(f"{V31}/session")
+    assert wrong.status_code == 405
+    assert wrong.json()["error"]["status"] == 405
+
+
+def test_create_app_rejects_empty_keys() -> None:
+    with pytest.raises(ValueError, match="at least one non-empty key"):
+        create_app(api_keys=[])
+
+
+def test_a_single_key_string_is_accepted() -> None:
+    app = create_app(api_keys="ak_single")
+    with TestClient(app, headers={"x-api-key": "ak_single"}) as client:
+        assert client.post(f"{V31}/session", json={"user_id": "u"}).status_code == 201
