@@ -42,6 +42,13 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--max-steps", type=int, default=20, help="model turns before giving up (default: 20)"
     )
+    parser.add_argument(
+        "--emulator-latency",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="slow every emulator request down, to watch progress output or try Ctrl-C",
+    )
     return parser
 
 
@@ -51,7 +58,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from langchain_toolrouter._demo_run import DemoError, run_demo
 
     try:
-        report = run_demo(model=args.model, user_id=args.user_id, max_steps=args.max_steps)
+        report = run_demo(
+            model=args.model,
+            user_id=args.user_id,
+            max_steps=args.max_steps,
+            emulator_latency=args.emulator_latency,
+        )
     except DemoError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

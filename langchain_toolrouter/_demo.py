@@ -192,7 +192,8 @@ class ScriptedChatModel(BaseChatModel):
         if not state.searched:
             if SEARCH in tools:
                 queries = [{"use_case": i.use_case} for i in self._intents().values()]
-                return _call(turn, "search", "", SEARCH, {"queries": queries})
+                thought = f"Searching for tools for the {len(queries)} steps of the task."
+                return _call(turn, "search", "", SEARCH, {"queries": queries}, thought=thought)
             _match_bound_tools(self._intents().values(), tools, state)
 
         pending = [i for stage in self.stages for i in stage if not state.done(i.key)]
@@ -206,13 +207,16 @@ class ScriptedChatModel(BaseChatModel):
             & state.inactive - asked
         )
         if needed and MANAGE_CONNECTIONS in tools:
+            thought = f"Search says {' and '.join(needed)} need a connection; connecting."
+            payload = ",".join(needed)
             return _call(
-                turn, "connect", ",".join(needed), MANAGE_CONNECTIONS, {"toolkits": needed}
+                turn, "connect", payload, MANAGE_CONNECTIONS, {"toolkits": needed}, thought=thought
             )
 
         stage = next(s for s in self.stages if any(not state.done(i.key) for i in s))
         results = state.results()
         calls: list[tuple[Intent, str, dict[str, Any]]] = []
+        thoughts: list[str] = []
         for intent in stage:
             if state.done(intent.key):
                 continue
@@ -229,13 +233,17 @@ class ScriptedChatModel(BaseChatModel):
                 recovery = self._recover(turn, intent, last, state, tools)
                 if recovery is not None:
                     return recovery
+                thoughts.append(f"{last.slug} failed ({_brief(last.error)}); fixing the arguments.")
             schema = None if intent.guess_first and not tries else state.schemas.get(slug)
             arguments = _fill(_evaluate(intent.values, results), schema)
             calls.append((intent, slug, arguments))
+        if not thoughts:
+            thoughts.append(f"Running {', '.join(slug for _, slug, _ in calls)}.")
+        thought = " ".join(thoughts)
 
         if all(slug in tools for _, slug, _ in calls):
             return AIMessage(
-                content="",
+                content=thought,
                 tool_calls=[
                     ToolCall(name=slug, args=args, id=f"exec:{turn}:{intent.key}", type="tool_call")
                     for intent, slug, args in calls
@@ -250,6 +258,7 @@ class ScriptedChatModel(BaseChatModel):
                 keys,
                 MULTI_EXECUTE,
                 {"tools": items, "sync_response_to_workbench": False},
+                thought=thought,
             )
         missing = ", ".join(slug for _, slug, _ in calls if slug not in tools)
         return _gave_up(f"I found {missing} but I have no tool to call it with.")
@@ -267,10 +276,14 @@ class ScriptedChatModel(BaseChatModel):
         if _CONNECTION_WORDS.search(last.error) and MANAGE_CONNECTIONS in tools:
             already = sum(toolkit in asked for asked in state.connect_asked)
             if toolkit and already < len(state.attempts[intent.key]):
-                return _call(turn, "connect", toolkit, MANAGE_CONNECTIONS, {"toolkits": [toolkit]})
+                thought = f"{last.slug} needs a {toolkit} connection; connecting."
+                args = {"toolkits": [toolkit]}
+                return _call(turn, "connect", toolkit, MANAGE_CONNECTIONS, args, thought=thought)
         unknown = last.slug not in state.schemas and last.slug not in state.schemas_asked
         if unknown and GET_SCHEMAS in tools:
-            return _call(turn, "schemas", last.slug, GET_SCHEMAS, {"tool_slugs": [last.slug]})
+            thought = f"{last.slug} failed; fetching its input schema."
+            args = {"tool_slugs": [last.slug]}
+            return _call(turn, "schemas", last.slug, GET_SCHEMAS, args, thought=thought)
         return None
 
     def _final(self, state: _State) -> str:
@@ -281,15 +294,26 @@ class ScriptedChatModel(BaseChatModel):
 # -- reading the conversation back --------------------------------------------------------------
 
 
+def _brief(error: str, limit: int = 60) -> str:
+    """The gist of an error message, for the model's one-line explanations."""
+    text = re.sub(r"\s+", " ", error).strip()
+    match = re.search(r"Invalid arguments for \S+?:? (.*?)(?: Fix |$)", text)
+    text = match.group(1) if match else text
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _gave_up(text: str) -> AIMessage:
     """A final answer that admits failure; `response_metadata["outcome"]` lets callers tell."""
     return AIMessage(content=text, response_metadata={"outcome": "gave_up"})
 
 
-def _call(turn: int, kind: str, payload: str, name: str, args: dict[str, Any]) -> AIMessage:
+def _call(
+    turn: int, kind: str, payload: str, name: str, args: dict[str, Any], *, thought: str
+) -> AIMessage:
+    """One tool call; its id names what it is for, so later turns can read the result back."""
     call_id = f"{kind}:{turn}:{payload}"
     return AIMessage(
-        content="", tool_calls=[ToolCall(name=name, args=args, id=call_id, type="tool_call")]
+        content=thought, tool_calls=[ToolCall(name=name, args=args, id=call_id, type="tool_call")]
     )
 
 

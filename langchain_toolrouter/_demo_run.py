@@ -168,7 +168,7 @@ def build_scripted_model() -> ScriptedChatModel:
 # -- printing -------------------------------------------------------------------------------------
 
 
-def _short(value: Any, limit: int = 160) -> str:
+def _short(value: Any, limit: int = 400) -> str:
     text = value if isinstance(value, str) else json.dumps(value, default=str, ensure_ascii=False)
     text = re.sub(r"\s+", " ", text).strip()
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -181,7 +181,7 @@ class Printer:
     few seconds, so long steps are visible without flooding the log.
     """
 
-    def __init__(self, stream: IO[str] | None = None, *, width: int = 160) -> None:
+    def __init__(self, stream: IO[str] | None = None, *, width: int = 110) -> None:
         self.stream = stream or sys.stdout
         self.width = width
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
@@ -195,21 +195,12 @@ class Printer:
         self.line()
         self.line(f"== {text}")
 
-    def step(
-        self,
-        number: int,
-        name: str,
-        arguments: Mapping[str, Any],
-        result: str,
-        *,
-        ok: bool,
-        seconds: float,
-    ) -> None:
-        """One tool call: name, time, arguments and what came back."""
-        mark = "ok " if ok else "ERR"
+    def step(self, number: int, name: str, seconds: float, lines: Sequence[str]) -> None:
+        """One tool call: its name and time, then what it was asked and what came back."""
         self.line(f"[{number}] {name}  ({seconds:.2f}s)")
-        self.line(f"    args   {_short(dict(arguments), self.width)}")
-        self.line(f"    {mark}    {_short(result, self.width)}")
+        for text in lines:
+            cut = text if len(text) <= self.width else text[: self.width - 1] + "…"
+            self.line(f"    {cut}")
 
     @contextlib.contextmanager
     def progress(self, label: str, *, after: float = 1.0, every: float = 5.0) -> Iterator[None]:
@@ -312,33 +303,70 @@ def _result_text(message: ToolMessage) -> str:
     return content if isinstance(content, str) else json.dumps(content, default=str)
 
 
-def _result_body(message: ToolMessage) -> Any:
-    if isinstance(message.artifact, dict | list):
-        return message.artifact
-    try:
-        return json.loads(_result_text(message))
-    except ValueError:
-        return _result_text(message)
+def _result_data(message: ToolMessage) -> Any:
+    """The tool's `data`: from the artifact, the JSON text, or an error's embedded result."""
+    if isinstance(message.artifact, dict):
+        return message.artifact.get("data", message.artifact)
+    text = _result_text(message)
+    start = text.find("{", text.find("Result: ") if "Result: " in text else 0)
+    if start >= 0:
+        with contextlib.suppress(ValueError):
+            value, _ = json.JSONDecoder().raw_decode(text[start:])
+            return value.get("data", value) if "Result: " not in text else value
+    return None
 
 
-def _item_failures(name: str, message: ToolMessage) -> list[str]:
-    """Failures inside a result that is not itself an error (multi-execute items)."""
-    body = _result_body(message)
-    data = body.get("data") if isinstance(body, dict) else None
+def _error_line(message: ToolMessage) -> str:
+    return _result_text(message).split("\nResult: ", 1)[0]
+
+
+def _multi_rows(name: str, args: Mapping[str, Any], data: Any) -> list[tuple[str, Any, bool, Any]]:
+    """(slug, arguments, ok, data-or-error) per multi-execute item, in the order sent."""
+    sent = [i for i in args.get("tools", []) if isinstance(i, dict)]
     results = data.get("results") if isinstance(data, dict) else None
     if name != "COMPOSIO_MULTI_EXECUTE_TOOL" or not isinstance(results, list):
         return []
-    failures = []
-    for item in results:
+    rows = []
+    for position, item in enumerate(results):
         if not isinstance(item, dict):
             continue
-        response: dict[str, Any] = (
-            item["response"] if isinstance(item.get("response"), dict) else {}
-        )
+        response = item["response"] if isinstance(item.get("response"), dict) else {}
         error = item.get("error") or response.get("error")
-        if error or response.get("successful") is False:
-            failures.append(f"{item.get('tool_slug')}: {_short(error or 'failed', 120)}")
-    return failures
+        ok = not error and response.get("successful") is not False
+        index = int(item.get("index", position))
+        arguments = sent[index].get("arguments", {}) if index < len(sent) else {}
+        rows.append(
+            (str(item.get("tool_slug")), arguments, ok, response.get("data") if ok else error)
+        )
+    return rows
+
+
+def _connection_lines(data: Any) -> list[str]:
+    results = data.get("results") if isinstance(data, dict) else None
+    if not isinstance(results, dict):
+        return []
+    states = [
+        f"{slug} {info.get('status')}" for slug, info in results.items() if isinstance(info, dict)
+    ]
+    return ["ok     " + ", ".join(states)] if states else []
+
+
+def _search_lines(args: Mapping[str, Any], data: Any) -> list[str]:
+    if not isinstance(data, dict):
+        return []
+    lines = []
+    for result in data.get("results") or []:
+        slugs = list(result.get("primary_tool_slugs") or [])
+        found = f"{slugs[0]} (+{len(slugs) - 1} more)" if len(slugs) > 1 else "".join(slugs)
+        lines.append(f"found  {result.get('use_case')!r} → {found or '(nothing)'}")
+    unconnected = [
+        str(s.get("toolkit"))
+        for s in data.get("toolkit_connection_statuses") or []
+        if isinstance(s, dict) and s.get("has_active_connection") is False
+    ]
+    if unconnected:
+        lines.append("needs  a connection: " + ", ".join(unconnected))
+    return lines
 
 
 class Demo:
@@ -374,6 +402,8 @@ class Demo:
                 reply = bound.invoke(messages)
             assert isinstance(reply, AIMessage)
             messages.append(reply)
+            if reply.tool_calls and isinstance(reply.content, str) and reply.content.strip():
+                self.printer.line(f"model: {_short(reply.content, self.printer.width)}")
             if not reply.tool_calls:
                 self.report.answer = str(reply.content)
                 self.report.finished = reply.response_metadata.get("outcome") != "gave_up"
@@ -402,16 +432,33 @@ class Demo:
             message = result
         seconds = time.perf_counter() - started
         ok = message.status != "error"
-        failures = [] if ok else [f"{name}: {_short(_result_text(message), 120)}"]
-        failures += _item_failures(name, message)
-        self.report.failures += failures
+        data = _result_data(message)
+        items = _multi_rows(name, args, data)
         if name == "COMPOSIO_SEARCH_TOOLS":
             self.report.searched = True
         for slug in _executed_slugs(name, args):
             self.report.note_tool(slug)
-        shown = _result_text(message) if ok and not failures else "; ".join(failures)
-        self.printer.step(number, name, args, shown, ok=ok and not failures, seconds=seconds)
-        for toolkit, url in _links(_result_body(message)):
+        lines: list[str] = []
+        if items:
+            for slug, arguments, item_ok, outcome in items:
+                where = "  (custom tool: ran in this process)" if slug.startswith("LOCAL_") else ""
+                lines.append(f"▸ {slug} {_short(arguments)}{where}")
+                lines.append(f"    {'ok ' if item_ok else 'ERR'} {_short(outcome)}")
+                if not item_ok:
+                    self.report.failures.append(f"{slug}: {_short(outcome, 100)}")
+        else:
+            lines.append(f"args   {_short(args)}")
+            if not ok:
+                lines.append(f"ERR    {_short(_error_line(message))}")
+                self.report.failures.append(f"{name}: {_short(_error_line(message), 100)}")
+            elif name == "COMPOSIO_SEARCH_TOOLS" and _search_lines(args, data):
+                lines += _search_lines(args, data)
+            elif name == "COMPOSIO_MANAGE_CONNECTIONS" and _connection_lines(data):
+                lines += _connection_lines(data)
+            else:
+                lines.append(f"ok     {_short(_result_text(message))}")
+        self.printer.step(number, name, seconds, lines)
+        for toolkit, url in _links(data):
             self._connect(toolkit, url)
         return message
 
@@ -421,10 +468,8 @@ class Demo:
         if self.on_emulator:
             import httpx
 
-            self.printer.line(f"    link   {url}")
-            self.printer.line(
-                f"    → opening the link for you (the emulator's consent page): {label}"
-            )
+            self.printer.line(f"    link   {label}: {url}")
+            self.printer.line("           opening it for you, as a browser would (emulator only)")
             # A browser visit: no API key goes to the link.
             httpx.get(url, follow_redirects=True, timeout=10.0).raise_for_status()
         else:
@@ -433,7 +478,7 @@ class Demo:
         if toolkit:
             with self.printer.progress(f"waiting for {label} to be connected (Ctrl-C to stop)"):
                 self.session.wait_for_connection(toolkit, timeout=self.connect_timeout)
-            self.printer.line(f"    ✓ {label} connected")
+            self.printer.line(f"           {label} connected")
             if toolkit not in self.report.connected:
                 self.report.connected.append(toolkit)
 
@@ -445,7 +490,7 @@ def _print_summary(printer: Printer, report: DemoReport) -> None:
         ("service", report.service),
         ("model", report.model),
         ("session", report.session_id),
-        ("tool calls", f"{report.steps} in {report.seconds:.1f}s ({calls})"),
+        ("tool calls", f"{report.steps} ({calls})"),
         ("tool search", "yes" if report.searched else "no"),
         ("connected", ", ".join(report.connected) or "none needed"),
         ("app tools", ", ".join(report.app_tools) or "none"),
@@ -461,6 +506,7 @@ def _print_summary(printer: Printer, report: DemoReport) -> None:
             else "none",
         ),
         ("answer", report.answer),
+        ("time", f"{report.seconds:.1f}s"),
         ("result", "task done" if report.finished else "task NOT done"),
     ]
     for key, value in rows:
@@ -499,9 +545,14 @@ def run_demo(
     model: str | None = None,
     user_id: str = USER_ID,
     max_steps: int = 20,
+    emulator_latency: float = 0.0,
     printer: Printer | None = None,
 ) -> DemoReport:
-    """Run the demo end to end and print it; returns the report (raises `DemoError`)."""
+    """Run the demo end to end and print it; returns the report (raises `DemoError`).
+
+    `emulator_latency` slows every emulator request by that many seconds (to watch progress
+    output, or to try Ctrl-C); it has no effect against the real service.
+    """
     printer = printer or Printer()
     report = DemoReport()
     chat_model, report.model = _chat_model(model)
@@ -516,12 +567,12 @@ def run_demo(
             )
             printer.line(f"COMPOSIO_API_KEY is set: using the real service at {report.service}.")
         else:
-            server = stack.enter_context(_start_emulator(printer))
+            server = stack.enter_context(_start_emulator(printer, emulator_latency))
             api_key, base_url = server.api_key, server.base_url
             report.service = f"embedded emulator at {base_url} (no COMPOSIO_API_KEY set)"
         printer.line(f"Chat model: {report.model}.")
 
-        from langchain_toolrouter import ToolRouter
+        from langchain_toolrouter.session import ToolRouter
 
         router = ToolRouter(api_key=api_key, base_url=base_url)
         with printer.progress("creating the session"):
@@ -530,6 +581,7 @@ def run_demo(
                 toolkits=["github", "gmail"],
                 custom_tools=[get_oncall_engineer],
                 manage_connections=True,
+                workbench=False,
             )
         report.session_id = session.session_id
         stack.callback(_delete_session, session, printer)
@@ -558,9 +610,9 @@ def _delete_session(session: Any, printer: Printer) -> None:
 
 
 @contextlib.contextmanager
-def _start_emulator(printer: Printer) -> Iterator[Any]:
+def _start_emulator(printer: Printer, latency: float) -> Iterator[Any]:
     try:
-        from langchain_toolrouter.emulator import EmulatorServer
+        from langchain_toolrouter.emulator import EmulatorServer, FaultRule
     except ImportError as exc:
         raise DemoError(
             "No COMPOSIO_API_KEY is set and the emulator's packages are missing. Either install "
@@ -568,11 +620,11 @@ def _start_emulator(printer: Printer) -> Iterator[Any]:
         ) from exc
     printer.line("No COMPOSIO_API_KEY set: starting the embedded Tool Router emulator (offline).")
     with printer.progress("starting the emulator"):
-        server = EmulatorServer()
-        server.__enter__()
+        faults = [FaultRule(operation="*", latency=latency)] if latency > 0 else []
+        server = EmulatorServer(faults=faults).start()
     try:
         printer.line(f"Emulator ready at {server.base_url}.")
         yield server
     finally:
-        server.__exit__(None, None, None)
+        server.stop()
         printer.line("Emulator stopped.")

@@ -1,0 +1,82 @@
+"""The demo command, run as a user runs it: a subprocess, no keys, the embedded emulator."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COMPOSIO_")}
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+def test_demo_runs_offline_and_ends_with_its_summary() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "langchain_toolrouter", "demo"],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env=_env(),
+        cwd=ROOT,
+        check=False,
+    )
+    out = done.stdout
+    assert done.returncode == 0, out + done.stderr
+    assert "No COMPOSIO_API_KEY set: starting the embedded Tool Router emulator" in out
+    assert "Chat model: scripted" in out
+    summary = out.split("== Summary", 1)[1]
+    assert "result       task done" in summary
+    assert "tool search  yes" in summary
+    assert "connected    github, gmail" in summary
+    assert "custom tools LOCAL_GET_ONCALL_ENGINEER" in summary
+    assert "GMAIL_SEND_EMAIL" in summary
+    assert "failures     1, recovered" in summary
+    assert "Emulator stopped." in out
+
+
+def test_unusable_model_option_fails_with_a_fix() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "langchain_toolrouter", "demo", "--model", "gpt-4o"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=_env(),
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert "--model must look like provider:name" in done.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery differs on Windows")
+def test_ctrl_c_stops_cleanly_and_shuts_the_emulator_down() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "langchain_toolrouter", "demo", "--emulator-latency", "0.5"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(),
+        cwd=ROOT,
+    )
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 60
+    seen = ""
+    while "== Task" not in seen and time.monotonic() < deadline:
+        seen += proc.stdout.readline()
+    assert "== Task" in seen, seen
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, seen + out + err
+    assert "Emulator stopped." in out
+    assert "Interrupted" in err
+    assert "Traceback" not in err
