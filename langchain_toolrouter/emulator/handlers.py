@@ -26,6 +26,7 @@ from langchain_toolrouter.emulator.context import (
 from langchain_toolrouter.emulator.customs import resolve_customs
 from langchain_toolrouter.emulator.errors import EmulatorError, bad_request, session_not_found
 from langchain_toolrouter.emulator.execution import (
+    Outcome,
     SessionScope,
     connection_required,
     run_app_tool,
@@ -102,8 +103,11 @@ def _json(model: BaseModel | dict[str, Any], status: int = 200) -> JSONResponse:
     return JSONResponse(body, status_code=status)
 
 
-def _log_id(request: Request) -> str:
-    return state_of(request).store.new_id("log_")
+def _result(request: Request, outcome: Outcome) -> JSONResponse:
+    """An execute response; `error` is always present (null on success), as the service sends it."""
+    body = dump(outcome.to_result(state_of(request).store.new_id("log_")))
+    body.setdefault("error", None)
+    return JSONResponse(body)
 
 
 # --------------------------------------------------------------------------- sessions
@@ -267,7 +271,7 @@ async def execute(request: Request) -> Response:
         outcome = await run_meta_tool(scope, body.tool_slug, arguments)
     else:
         outcome = run_app_tool(scope, body.tool_slug, arguments, body.account)
-    return _json(outcome.to_result(_log_id(request)))
+    return _result(request, outcome)
 
 
 async def execute_meta(request: Request) -> Response:
@@ -282,7 +286,7 @@ async def execute_meta(request: Request) -> Response:
         )
     scope = SessionScope.build(state_of(request), record, body.experimental, base_url(request))
     outcome = await run_meta_tool(scope, body.slug, body.arguments or {})
-    return _json(outcome.to_result(_log_id(request)))
+    return _result(request, outcome)
 
 
 async def search(request: Request) -> Response:

@@ -124,7 +124,8 @@ TOOLS = (
     _tool(
         "NOTES_CREATE_NOTE",
         "Create note",
-        "Creates a note with a title, Markdown content and tags in the user's notebook.",
+        "Creates (writes down) a new note with a title, Markdown content and tags in the user's "
+        "notebook.",
         CreateNoteArgs,
         create_note,
     ),

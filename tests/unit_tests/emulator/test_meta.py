@@ -1,0 +1,258 @@
+"""Meta tools and search: ranking, schemas, multi-execute, connections, sandbox refusals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from tests.unit_tests.emulator.calls import V31, connect, execute
+from tests.unit_tests.emulator.conftest import SessionFactory
+
+
+def meta(
+    client: TestClient, session_id: str, slug: str, arguments: dict[str, Any], **extra: Any
+) -> Any:
+    response = client.post(
+        f"{V31}/session/{session_id}/execute_meta",
+        json={"slug": slug, "arguments": arguments, **extra},
+    )
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+@pytest.mark.parametrize(
+    ("use_case", "best"),
+    [
+        ("create a github issue", "GITHUB_CREATE_AN_ISSUE"),
+        ("send an email to my boss", "GMAIL_SEND_EMAIL"),
+        ("schedule a meeting tomorrow", "GOOGLECALENDAR_CREATE_EVENT"),
+        ("reply to an issue with a comment", "GITHUB_CREATE_AN_ISSUE_COMMENT"),
+        ("close an issue as completed", "GITHUB_UPDATE_AN_ISSUE"),
+        ("search my inbox for unread invoices", "GMAIL_FETCH_EMAILS"),
+        ("write down a note", "NOTES_CREATE_NOTE"),
+    ],
+)
+def test_search_ranks_the_obvious_tool_first(
+    client: TestClient, new_session: SessionFactory, use_case: str, best: str
+) -> None:
+    session_id = new_session()
+    body = client.post(
+        f"{V31}/session/{session_id}/search", json={"queries": [{"use_case": use_case}]}
+    ).json()
+    assert body["results"][0]["primary_tool_slugs"][0] == best
+
+
+def test_search_response_shape(client: TestClient, new_session: SessionFactory) -> None:
+    session_id = new_session()
+    body = client.post(
+        f"{V31}/session/{session_id}/search",
+        json={"queries": [{"use_case": "create a github issue"}, {"use_case": "zzzz qqqq"}]},
+    ).json()
+    assert body["success"] is True
+    first, second = body["results"]
+    assert (first["index"], second["index"]) == (1, 2)
+    assert first["toolkits"][0] == "github"
+    assert second["primary_tool_slugs"] == []
+    assert "rephrase" in second["execution_guidance"]
+    primary = body["tool_schemas"][first["primary_tool_slugs"][0]]
+    assert primary["hasFullSchema"] is True
+    assert primary["input_schema"]["required"] == ["owner", "repo", "title"]
+    related = body["tool_schemas"][first["related_tool_slugs"][-1]]
+    assert related["hasFullSchema"] is False
+    assert related["schemaRef"]["tool"] == "COMPOSIO_GET_TOOL_SCHEMAS"
+    github = next(s for s in body["toolkit_connection_statuses"] if s["toolkit"] == "github")
+    assert github["has_active_connection"] is False
+    assert "COMPOSIO_MANAGE_CONNECTIONS" in github["status_message"]
+    assert body["session"]["generate_id"] is True
+    assert body["time_info"]["current_time_utc"].endswith("Z")
+
+
+def test_search_only_finds_allowed_tools(client: TestClient, new_session: SessionFactory) -> None:
+    session_id = new_session(toolkits={"enable": ["notes"]})
+    body = client.post(
+        f"{V31}/session/{session_id}/search",
+        json={"queries": [{"use_case": "create a github issue"}]},
+    ).json()
+    slugs = body["results"][0]["primary_tool_slugs"] + body["results"][0]["related_tool_slugs"]
+    assert slugs
+    assert all(s.startswith("NOTES_") for s in slugs)
+
+
+def test_search_bad_body_names_the_field(client: TestClient, new_session: SessionFactory) -> None:
+    session_id = new_session()
+    response = client.post(
+        f"{V31}/session/{session_id}/search", json={"queries": [{"use_case": "x" * 1025}]}
+    )
+    assert response.status_code == 400
+    assert response.json()["error"]["errors"][0].startswith("queries.0.use_case:")
+
+
+def test_search_meta_tool_via_execute_reuses_the_workflow_id(
+    client: TestClient, new_session: SessionFactory
+) -> None:
+    session_id = new_session()
+    first = execute(
+        client, session_id, "COMPOSIO_SEARCH_TOOLS", {"queries": [{"use_case": "send email"}]}
+    ).json()
+    workflow = first["data"]["session"]["id"]
+    again = execute(
+        client,
+        session_id,
+        "COMPOSIO_SEARCH_TOOLS",
+        {"queries": [{"use_case": "send email"}], "session": {"id": workflow}},
+    ).json()
+    assert again["data"]["session"] == {**first["data"]["session"], "generate_id": False}
+
+
+def test_get_tool_schemas(client: TestClient, new_session: SessionFactory) -> None:
+    session_id = new_session(toolkits={"disable": ["gmail"]})
+    body = meta(
+        client,
+        session_id,
+        "COMPOSIO_GET_TOOL_SCHEMAS",
+        {
+            "tool_slugs": ["notes_kv_get", "GMAIL_SEND_EMAIL"],
+            "include": ["input_schema", "output_schema"],
+        },
+    )
+    assert body["error"] is None
+    schema = body["data"]["tool_schemas"]["NOTES_KV_GET"]
+    assert schema["input_schema"]["required"] == ["key"]
+    assert schema["output_schema"]["required"] == ["data", "successful"]
+    assert body["data"]["not_found"] == ["GMAIL_SEND_EMAIL"]
+    none = meta(client, session_id, "COMPOSIO_GET_TOOL_SCHEMAS", {"tool_slugs": ["NOPE"]})
+    assert none["result_type"] == "failed"
+    assert "COMPOSIO_SEARCH_TOOLS" in none["error"]
+
+
+def test_multi_execute_mixed_results(client: TestClient, new_session: SessionFactory) -> None:
+    session_id = new_session()
+    body = meta(
+        client,
+        session_id,
+        "COMPOSIO_MULTI_EXECUTE_TOOL",
+        {
+            "tools": [
+                {"tool_slug": "NOTES_CREATE_NOTE", "arguments": {"title": "a"}},
+                {
+                    "tool_slug": "GITHUB_LIST_REPOSITORIES_FOR_THE_AUTHENTICATED_USER",
+                    "arguments": {},
+                },
+                {"tool_slug": "NOTES_GET_NOTE", "arguments": {"note_id": "note_1"}},
+            ],
+            "sync_response_to_workbench": False,
+        },
+    )
+    data = body["data"]
+    assert (data["total_count"], data["success_count"], data["error_count"]) == (3, 2, 1)
+    assert body["error"] == "1 out of 3 tools failed"
+    assert [r["index"] for r in data["results"]] == [0, 1, 2]
+    assert data["results"][0]["response"]["successful"] is True
+    failed = data["results"][1]
+    assert failed["response"]["successful"] is False
+    assert "No active connection" in failed["error"]
+    assert data["results"][2]["response"]["data"]["title"] == "a"
+
+
+def test_multi_execute_all_ok(client: TestClient, new_session: SessionFactory) -> None:
+    session_id = new_session()
+    body = meta(
+        client,
+        session_id,
+        "COMPOSIO_MULTI_EXECUTE_TOOL",
+        {
+            "tools": [{"tool_slug": "NOTES_LIST_NOTES", "arguments": {}}],
+            "sync_response_to_workbench": False,
+        },
+    )
+    assert (body["error"], body["result_type"]) == (None, "completed")
+
+
+def test_meta_tool_bad_arguments_fail_in_band(
+    client: TestClient, new_session: SessionFactory
+) -> None:
+    session_id = new_session()
+    body = meta(client, session_id, "COMPOSIO_MULTI_EXECUTE_TOOL", {"tools": []})
+    assert body["result_type"] == "failed"
+    assert "tools: List should have at least 1 item" in body["error"]
+
+
+def test_manage_connections_starts_the_connect_flow(
+    client: TestClient, new_session: SessionFactory
+) -> None:
+    session_id = new_session("gina")
+    body = meta(
+        client,
+        session_id,
+        "COMPOSIO_MANAGE_CONNECTIONS",
+        {"toolkits": ["github", "notes", "slack"]},
+    )
+    results = body["data"]["results"]
+    assert results["notes"]["status"] == "no_auth_required"
+    github = results["github"]
+    assert github["status"] == "initiated"
+    assert "slack" in body["data"]["errors"][0]
+    client.get(github["redirect_url"])
+    again = meta(client, session_id, "COMPOSIO_MANAGE_CONNECTIONS", {"toolkits": ["github"]})
+    assert again["data"]["results"]["github"] == {
+        "toolkit": "github",
+        "status": "active",
+        "has_active_connection": True,
+        "connected_account_id": github["connected_account_id"],
+    }
+
+
+def test_wait_for_connections(client: TestClient, new_session: SessionFactory) -> None:
+    session_id = new_session(
+        "hank", manage_connections={"enable": True, "enable_wait_for_connections": True}
+    )
+    timed_out = meta(
+        client,
+        session_id,
+        "COMPOSIO_WAIT_FOR_CONNECTIONS",
+        {"toolkits": ["gmail"], "timeout_seconds": 0},
+    )
+    assert timed_out["result_type"] == "failed"
+    assert "gmail" in timed_out["error"]
+    connect(client, session_id, "gmail")
+    done = meta(
+        client,
+        session_id,
+        "COMPOSIO_WAIT_FOR_CONNECTIONS",
+        {"toolkits": ["gmail", "notes"], "timeout_seconds": 5},
+    )
+    assert done["error"] is None
+    assert done["data"]["all_connected"] is True
+
+
+@pytest.mark.parametrize("slug", ["COMPOSIO_REMOTE_WORKBENCH", "COMPOSIO_REMOTE_BASH_TOOL"])
+def test_sandbox_tools_answer_an_in_band_error(
+    client: TestClient, new_session: SessionFactory, slug: str
+) -> None:
+    session_id = new_session()
+    body = meta(client, session_id, slug, {"code_to_execute": "print(1)", "command": "ls"})
+    assert body["result_type"] == "failed"
+    assert "not available on the emulator" in body["error"]
+
+
+def test_hidden_and_unknown_meta_tools(client: TestClient, new_session: SessionFactory) -> None:
+    session_id = new_session(search={"enable": False})
+    hidden = client.post(
+        f"{V31}/session/{session_id}/execute_meta",
+        json={"slug": "COMPOSIO_SEARCH_TOOLS", "arguments": {"queries": [{"use_case": "x"}]}},
+    )
+    assert (hidden.status_code, hidden.json()["error"]["slug"]) == (
+        400,
+        "ToolRouterV2_ToolNotAllowed",
+    )
+    wait = execute(client, session_id, "COMPOSIO_WAIT_FOR_CONNECTIONS", {"toolkits": ["gmail"]})
+    assert wait.status_code == 400
+    unknown = execute(client, session_id, "COMPOSIO_TELEPORT")
+    assert unknown.status_code == 404
+    not_meta = client.post(
+        f"{V31}/session/{session_id}/execute_meta", json={"slug": "NOTES_LIST_NOTES"}
+    )
+    assert not_meta.status_code == 400
+    assert not_meta.json()["error"]["errors"] == ["slug: must be a COMPOSIO_* meta tool"]
