@@ -69,9 +69,14 @@ class CustomRegistry:
         """Take the service's final slugs from a create/attach answer."""
         if experimental is None:
             return
-        standalone = {t.slug.upper(): t for t in self.tools if t.toolkit is None}
+        standalone = {
+            (t.slug.upper(), (t.extends_toolkit or "").upper()): t
+            for t in self.tools
+            if t.toolkit is None
+        }
         for echo in experimental.custom_tools or []:
-            tool = standalone.get((echo.original_slug or "").upper())
+            key = ((echo.original_slug or "").upper(), (echo.extends_toolkit or "").upper())
+            tool = standalone.get(key)
             if tool is not None and echo.slug:
                 tool._set_final_slug(echo.slug)
         toolkits = {tk.slug.upper(): tk for tk in self.toolkits}

@@ -626,7 +626,10 @@ class ToolRouterSession:
     ) -> ToolSearchResult:
         tools: list[ToolRouterTool] = []
         for slug in ordered:
-            tool = self._tool_for(slug, response.tool_schemas.get(slug) or fetched.get(slug))
+            found = response.tool_schemas.get(slug)
+            if not _full_schema(found):
+                found = fetched.get(slug) or found
+            tool = self._tool_for(slug, found)
             if tool is not None:
                 tools.append(tool)
         connected = {

@@ -1,0 +1,242 @@
+"""Custom tools: slug rules, schemas from signatures, local runs, toolkits, LangChain tools."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from langchain_core.tools import tool as lc_tool
+
+from langchain_toolrouter._custom_registry import CustomRegistry
+from langchain_toolrouter._multi_execute import AmbiguousSlugError
+from langchain_toolrouter.custom_tools import (
+    CustomSlugError,
+    CustomTool,
+    CustomToolContext,
+    CustomToolkit,
+    custom_tool,
+    final_slug,
+    validate_slug,
+)
+from langchain_toolrouter.wire.models import SessionExperimental
+
+
+@pytest.mark.parametrize("slug", ["find_customer", "Find-Customer2", "a"])
+def test_valid_slugs(slug: str) -> None:
+    assert validate_slug(slug) == slug
+
+
+@pytest.mark.parametrize(
+    ("slug", "fragment"),
+    [
+        ("", "invalid"),
+        ("has space", "invalid"),
+        ("dots.not.ok", "invalid"),
+        ("LOCAL_thing", "must not start with 'LOCAL_'"),
+        ("local_thing", "must not start with 'LOCAL_'"),
+        ("composio_x", "must not start with 'COMPOSIO_'"),
+    ],
+)
+def test_invalid_slugs_say_why(slug: str, fragment: str) -> None:
+    with pytest.raises(CustomSlugError, match=fragment):
+        validate_slug(slug)
+
+
+def test_final_slug_shapes_and_limit() -> None:
+    assert final_slug("find") == "LOCAL_FIND"
+    assert final_slug("find", "crm") == "LOCAL_CRM_FIND"
+    assert len(final_slug("x" * 54)) == 60
+    with pytest.raises(CustomSlugError, match="61 characters; the service allows 60"):
+        final_slug("x" * 55)
+    with pytest.raises(CustomSlugError, match="or the toolkit slug 'crm'"):
+        final_slug("x" * 51, "crm")
+
+
+def test_decorator_builds_schema_description_and_final_slug() -> None:
+    @custom_tool(extends_toolkit="github", preload=True)
+    def triage(title: str, urgent: bool = False) -> dict[str, Any]:
+        """Suggest a label for an issue title."""
+        return {"label": "bug" if urgent else "question", "title": title}
+
+    assert isinstance(triage, CustomTool)
+    assert triage.final_slug == "LOCAL_GITHUB_TRIAGE"
+    assert triage.description == "Suggest a label for an issue title."
+    assert triage.input_schema["type"] == "object"
+    assert set(triage.input_schema["properties"]) == {"title", "urgent"}
+    assert triage.input_schema["required"] == ["title"]
+    definition = triage.definition().to_wire()
+    assert definition["slug"] == "triage"
+    assert definition["extends_toolkit"] == "github"
+    assert definition["preload"] is True
+    outcome = triage.run({"title": "x", "urgent": True})
+    assert (outcome.successful, outcome.data, outcome.log_id) == (
+        True,
+        {"label": "bug", "title": "x"},
+        "",
+    )
+
+
+def test_bare_decorator_and_non_dict_results() -> None:
+    @custom_tool
+    def add(a: int, b: int) -> int:
+        """Add two numbers."""
+        return a + b
+
+    assert add.final_slug == "LOCAL_ADD"
+    assert add.run({"a": 1, "b": 2}).data == {"result": 3}
+
+
+def test_exceptions_and_bad_arguments_become_failed_results() -> None:
+    @custom_tool
+    def boom(x: int) -> dict[str, Any]:
+        """Fail."""
+        raise RuntimeError("kaput")
+
+    failed = boom.run({"x": 1})
+    assert not failed.successful
+    assert failed.error == "LOCAL_BOOM raised RuntimeError: kaput"
+    invalid = boom.run({"x": "not a number"})
+    assert not invalid.successful
+    assert "invalid arguments" in (invalid.error or "")
+    assert "x" in (invalid.error or "")
+
+
+async def test_async_tool_and_context() -> None:
+    calls: list[tuple[str, dict[str, Any]]] = []
+
+    def execute(slug: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        calls.append((slug, arguments))
+        return {"successful": True}
+
+    async def aexecute(slug: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        calls.append((slug, arguments))
+        return {"successful": True}
+
+    @custom_tool
+    async def lookup(name: str, ctx: CustomToolContext) -> dict[str, Any]:
+        """Look a customer up."""
+        await ctx.aexecute("NOTES_LIST_NOTES", {"q": name})
+        return {"user": ctx.user_id, "name": name}
+
+    assert "ctx" not in lookup.input_schema["properties"]
+    context = CustomToolContext("alice", "trs_1", execute, aexecute)
+    outcome = await lookup.arun({"name": "Ada"}, context)
+    assert outcome.data == {"user": "alice", "name": "Ada"}
+    assert calls == [("NOTES_LIST_NOTES", {"q": "Ada"})]
+    with pytest.raises(NotImplementedError, match="async function"):
+        lookup.run({"name": "Ada"}, context)
+    with pytest.raises(RuntimeError, match="needs a CustomToolContext"):
+        await lookup.arun({"name": "Ada"})
+
+
+async def test_sync_tool_runs_in_async_code() -> None:
+    @custom_tool
+    def double(n: int) -> dict[str, int]:
+        """Double n."""
+        return {"n": n * 2}
+
+    assert (await double.arun({"n": 4})).data == {"n": 8}
+
+
+def test_explicit_schema_and_langchain_tool() -> None:
+    @custom_tool(
+        slug="greet",
+        description="Greet someone.",
+        input_schema={"type": "object", "properties": {"who": {"type": "string"}}},
+    )
+    def greet(who: str = "world") -> str:
+        return f"hi {who}"
+
+    assert greet.run({"who": "Ada"}).data == {"result": "hi Ada"}
+
+    @lc_tool
+    def multiply(a: int, b: int) -> int:
+        """Multiply two numbers."""
+        return a * b
+
+    wrapped = CustomTool.from_tool(multiply)
+    assert wrapped.final_slug == "LOCAL_MULTIPLY"
+    assert set(wrapped.input_schema["properties"]) == {"a", "b"}
+    assert wrapped.run({"a": 3, "b": 4}).data == {"result": 12}
+    assert asyncio.run(wrapped.arun({"a": 2, "b": 5})).data == {"result": 10}
+
+
+def test_definition_problems_are_named() -> None:
+    def nodoc(x: int) -> int:
+        return x
+
+    with pytest.raises(ValueError, match="needs a description"):
+        custom_tool(nodoc)
+    with pytest.raises(ValueError, match="'type': 'object'"):
+        custom_tool(slug="x", description="d", input_schema={"type": "string"})(nodoc)
+    with pytest.raises(CustomSlugError):
+        custom_tool(slug="LOCAL_x", description="d")(nodoc)
+
+
+def test_toolkit_members_get_toolkit_slugs_and_definitions() -> None:
+    @custom_tool
+    def find(name: str) -> dict[str, str]:
+        """Find a customer."""
+        return {"name": name}
+
+    def plain(x: int) -> int:
+        """A plain function becomes a tool too."""
+        return x
+
+    crm = CustomToolkit("crm", "CRM", "Customer records", tools=[find, plain], preload=True)
+    assert [t.final_slug for t in crm.tools] == ["LOCAL_CRM_FIND", "LOCAL_CRM_PLAIN"]
+    wire = crm.definition().to_wire()
+    assert wire["slug"] == "crm"
+    assert [t["slug"] for t in wire["tools"]] == ["find", "plain"]
+    assert "extends_toolkit" not in wire["tools"][0]
+    with pytest.raises(ValueError, match="no tools"):
+        CustomToolkit("empty", "E", "d", tools=[])
+
+
+def test_extending_tool_cannot_join_a_toolkit() -> None:
+    @custom_tool(extends_toolkit="github")
+    def triage(title: str) -> dict[str, str]:
+        """Triage."""
+        return {}
+
+    with pytest.raises(ValueError, match="cannot also belong"):
+        CustomToolkit("crm", "CRM", "d", tools=[triage])
+
+
+def test_registry_inline_resolve_and_echo() -> None:
+    @custom_tool
+    def find(name: str) -> dict[str, str]:
+        """Find."""
+        return {}
+
+    @custom_tool(slug="find", extends_toolkit="gmail")
+    def find_mail(name: str) -> dict[str, str]:
+        """Find mail."""
+        return {}
+
+    registry = CustomRegistry([find, find_mail])
+    inline = registry.inline()
+    assert inline is not None
+    assert [t.slug for t in inline.custom_tools or []] == ["find", "find"]
+    assert registry.resolve("local_find") is find
+    assert registry.resolve("LOCAL_GMAIL_FIND") is find_mail
+    assert registry.resolve("GITHUB_CREATE_AN_ISSUE") is None
+    with pytest.raises(AmbiguousSlugError, match="several custom tools"):
+        registry.resolve("find")
+
+    registry.apply_echo(
+        SessionExperimental.model_validate(
+            {"custom_tools": [{"slug": "LOCAL_FIND_V2", "original_slug": "find"}]}
+        )
+    )
+    assert find.final_slug == "LOCAL_FIND_V2"
+    assert registry.resolve_exact("local_find_v2") is find
+
+
+def test_registry_refuses_duplicate_final_slugs() -> None:
+    def one() -> None:
+        """One."""
+
+    with pytest.raises(ValueError, match="final slug LOCAL_ONE"):
+        CustomRegistry([custom_tool(one), custom_tool(one)])

@@ -1,0 +1,137 @@
+"""Splitting a multi-execute call between local custom tools and the service, and merging back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from langchain_toolrouter._custom_registry import CustomRegistry
+from langchain_toolrouter._multi_execute import merge, plan
+from langchain_toolrouter._results import ToolOutcome
+from langchain_toolrouter.custom_tools import custom_tool
+
+
+@custom_tool
+def shout(text: str) -> dict[str, str]:
+    """Upper-case."""
+    return {"text": text.upper()}
+
+
+@custom_tool(slug="shout", extends_toolkit="gmail")
+def shout_mail(text: str) -> dict[str, str]:
+    """Upper-case mail."""
+    return {"text": text.upper()}
+
+
+REGISTRY = CustomRegistry([shout])
+
+
+def item(slug: str, **arguments: Any) -> dict[str, Any]:
+    return {"tool_slug": slug, "arguments": arguments}
+
+
+def remote_result(*entries: tuple[str, bool]) -> ToolOutcome:
+    results = [
+        {
+            "tool_slug": slug,
+            "index": i,
+            "response": {"successful": ok, "data": {"i": i}, "error": None if ok else "bad"},
+            **({} if ok else {"error": "bad"}),
+        }
+        for i, (slug, ok) in enumerate(entries)
+    ]
+    errors = sum(1 for _, ok in entries if not ok)
+    return ToolOutcome(
+        successful=errors == 0,
+        data={"results": results, "total_count": 9, "success_count": 9, "error_count": 9, "x": 1},
+        error=f"{errors} out of {len(entries)} tools failed" if errors else None,
+        log_id="log_r",
+    )
+
+
+def test_no_local_items_means_send_unchanged() -> None:
+    assert plan({"tools": [item("A"), item("B")]}, REGISTRY.resolve) is None
+    assert plan({"tools": "nonsense"}, REGISTRY.resolve) is None
+
+
+def test_split_keeps_other_fields_and_order() -> None:
+    arguments = {
+        "tools": [item("A", a=1), item("LOCAL_SHOUT", text="hi"), item("B")],
+        "thought": "t",
+        "sync_response_to_workbench": False,
+    }
+    split = plan(arguments, REGISTRY.resolve)
+    assert split is not None
+    assert [(i.index, i.tool.final_slug, i.arguments) for i in split.local] == [
+        (1, "LOCAL_SHOUT", {"text": "hi"})
+    ]
+    assert split.remote_indices == [0, 2]
+    assert split.remote_arguments == {
+        "tools": [item("A", a=1), item("B")],
+        "thought": "t",
+        "sync_response_to_workbench": False,
+    }
+
+
+def test_merge_puts_results_back_in_order_and_recounts() -> None:
+    split = plan({"tools": [item("A"), item("shout", text="x"), item("B")]}, REGISTRY.resolve)
+    assert split is not None
+    local = {1: ToolOutcome(successful=True, data={"text": "X"})}
+    merged = merge(split, local, remote_result(("A", True), ("B", False)))
+    results = merged.data["results"]
+    assert [(r["tool_slug"], r["index"]) for r in results] == [
+        ("A", 0),
+        ("LOCAL_SHOUT", 1),
+        ("B", 2),
+    ]
+    assert results[1]["response"] == {"successful": True, "data": {"text": "X"}, "error": None}
+    assert (merged.data["total_count"], merged.data["success_count"]) == (3, 2)
+    assert merged.data["error_count"] == 1
+    assert merged.data["x"] == 1  # other data fields of the service answer are kept
+    assert merged.error == "1 out of 3 tools failed"
+    assert not merged.successful
+    assert merged.log_id == "log_r"
+
+
+def test_single_local_item_comes_back_unwrapped() -> None:
+    split = plan({"tools": [item("LOCAL_SHOUT", text="x")]}, REGISTRY.resolve)
+    assert split is not None
+    outcome = ToolOutcome(successful=True, data={"text": "X"})
+    assert merge(split, {0: outcome}) is outcome
+
+
+def test_whole_remote_failure_fails_each_remote_item_and_keeps_local() -> None:
+    split = plan({"tools": [item("A"), item("LOCAL_SHOUT", text="x")]}, REGISTRY.resolve)
+    assert split is not None
+    merged = merge(split, {1: ToolOutcome(successful=True, data={})}, remote_error="HTTP 503: down")
+    first, second = merged.data["results"]
+    assert first == {
+        "tool_slug": "A",
+        "index": 0,
+        "response": {"successful": False, "data": {}, "error": "HTTP 503: down"},
+        "error": "HTTP 503: down",
+    }
+    assert second["response"]["successful"] is True
+    assert merged.error == "1 out of 2 tools failed"
+
+
+def test_ambiguous_bare_slug_is_a_failed_item() -> None:
+    registry = CustomRegistry([shout, shout_mail])
+    split = plan({"tools": [item("shout", text="x"), item("A")]}, registry.resolve)
+    assert split is not None
+    merged = merge(split, {}, remote_result(("A", True)))
+    failed = merged.data["results"][0]
+    assert failed["tool_slug"] == "shout"
+    assert "several custom tools" in failed["error"]
+
+
+@pytest.mark.parametrize("count", [1, 3])
+def test_missing_remote_results_are_reported_not_dropped(count: int) -> None:
+    tools = [item("LOCAL_SHOUT", text="x")] + [item(f"R{i}") for i in range(count)]
+    split = plan({"tools": tools}, REGISTRY.resolve)
+    assert split is not None
+    empty = ToolOutcome(successful=True, data={"results": []})
+    merged = merge(split, {0: ToolOutcome(successful=True, data={})}, empty)
+    assert len(merged.data["results"]) == count + 1
+    assert merged.data["error_count"] == count
