@@ -61,6 +61,8 @@ __all__ = ["AsyncToolRouterClient", "RetryPolicy", "ToolRouterClient"]
 ResponseT = TypeVar("ResponseT", bound=BaseModel)
 _Params = Mapping[str, Any]
 _DEFAULT_MOUNT = "files"
+DEPRECATED_TOOLKITS_HEADER = "composio-deprecated-toolkits"
+_warned_deprecated: set[str] = set()
 
 
 class ClientState(Enum):
@@ -180,6 +182,13 @@ class _BaseClient:
 
     @staticmethod
     def _log_response(op: Operation[Any], response: httpx.Response) -> None:
+        """Debug-log the exchange (URL and status, never headers) and warn once per toolkit
+        version the service reports as deprecated (``Composio-Deprecated-Toolkits``)."""
+        deprecated = response.headers.get(DEPRECATED_TOOLKITS_HEADER)
+        for name in (part.strip() for part in (deprecated or "").split(",")):
+            if name and name not in _warned_deprecated:
+                _warned_deprecated.add(name)
+                logger.warning("the service reports toolkit %s as deprecated", name)
         if logger.isEnabledFor(logging.DEBUG):
             logger.debug(
                 "%s %s %s -> %d (request id %s)",

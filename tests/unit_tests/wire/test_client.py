@@ -715,3 +715,16 @@ def test_missing_key_fails_at_construction() -> None:
         ToolRouterClient()
     with pytest.raises(errors.ConfigurationError, match="COMPOSIO_API_KEY"):
         AsyncToolRouterClient(api_key="  ")
+
+
+async def test_deprecated_toolkits_are_warned_once(
+    client: AnyClient, service: FakeService, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="langchain_toolrouter")
+    headers = {"Composio-Deprecated-Toolkits": f"oldkit-{id(client)}@1, oldkit-{id(client)}@2"}
+    service.on("GET", f"{ROOT}/{SID}", reply(200, s.SESSION, headers))
+    await call(client, "get_session", SID)
+    await call(client, "get_session", SID)
+    warned = [r.getMessage() for r in caplog.records if "deprecated" in r.getMessage()]
+    assert len(warned) == 2
+    assert f"oldkit-{id(client)}@1" in warned[0]
