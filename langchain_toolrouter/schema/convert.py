@@ -27,6 +27,7 @@ from langchain_toolrouter.schema.model import ArgsModel, build_model
 from langchain_toolrouter.schema.naming import field_names
 from langchain_toolrouter.schema.normalize import normalize
 from langchain_toolrouter.schema.options import DEFAULT_OPTIONS, ConversionOptions
+from langchain_toolrouter.schema.placeholders import PlaceholderNulls
 from langchain_toolrouter.schema.pointers import iter_subschemas, join, to_pointer
 from langchain_toolrouter.schema.providers import adapt_for_provider
 from langchain_toolrouter.schema.report import ConversionReport, ReportEntry
@@ -39,7 +40,15 @@ __all__ = ["Conversion", "ConversionCore", "clear_cache", "json_schema_to_model"
 class ConversionCore:
     """The name-independent part of a conversion, shared by every tool with the same schema."""
 
-    __slots__ = ("_check", "_llm", "_lock", "effective_schema", "normalize_entries", "options")
+    __slots__ = (
+        "_check",
+        "_llm",
+        "_lock",
+        "_placeholders",
+        "effective_schema",
+        "normalize_entries",
+        "options",
+    )
 
     def __init__(self, schema: Mapping[str, Any], options: ConversionOptions) -> None:
         normalized = normalize(schema)
@@ -48,6 +57,7 @@ class ConversionCore:
         self.options = options
         self._llm: tuple[dict[str, Any], tuple[ReportEntry, ...]] | None = None
         self._check: Check | None = None
+        self._placeholders: PlaceholderNulls | None = None
         self._lock = threading.Lock()
 
     @property
@@ -64,6 +74,15 @@ class ConversionCore:
             entries += _rename_entries(self.effective_schema)
             self._llm = (schema, tuple(entries))
         return self._llm
+
+    @property
+    def placeholders(self) -> PlaceholderNulls | None:
+        """The null-placeholder cleaner, for conversions that target OpenAI strict mode."""
+        if self.options.strict_provider != "openai":
+            return None
+        if self._placeholders is None:
+            self._placeholders = PlaceholderNulls(self.effective_schema)
+        return self._placeholders
 
     @property
     def check(self) -> Check:
@@ -123,6 +142,9 @@ class Conversion:
     def validate(self, payload: Mapping[str, Any]) -> dict[str, Any]:
         """Check a call's arguments; return the exact payload to send (a deep copy of them).
 
+        With ``strict_provider="openai"``, the ``null`` placeholders strict mode makes the model
+        send for optional properties are removed first (see ``placeholders``).
+
         Raises:
             ArgsValidationError: the arguments break the schema; ``.errors`` lists each path.
         """
@@ -150,6 +172,9 @@ class Conversion:
                 ],
                 tool=self.name,
             ) from None
+        placeholders = self._core.placeholders
+        if placeholders is not None:
+            copied = placeholders.clean(copied, self.effective_schema)
         issues: list[Issue] = []
         if not self._core.check(copied, (), issues):
             raise ArgsValidationError(

@@ -117,9 +117,13 @@ def _show(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def compile_schema(root: dict[str, Any]) -> Check:
-    """Compile an effective (normalized) schema into its root check."""
-    return _Compiler(root).compile(root, "")
+def compile_schema(schema: Any, *, root: dict[str, Any] | None = None) -> Check:
+    """Compile an effective (normalized) schema into its check.
+
+    ``root`` is the document ``$ref`` pointers resolve in (``schema`` itself by default).
+    """
+    document = schema if root is None else root
+    return _Compiler(document).compile(schema, "")
 
 
 class _Compiler:
