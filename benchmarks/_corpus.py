@@ -8,11 +8,12 @@ the oracle rejects, labelled by the keyword the oracle reports.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import os
 import random
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -245,18 +246,29 @@ def _out_of_range(value: Any) -> list[Any]:
     return []
 
 
-def _mutations(instance: dict[str, Any]) -> Iterator[dict[str, Any]]:
+def _mutations(instance: dict[str, Any]) -> dict[str, list[Callable[[], Any]]]:
+    """Mutations of ``instance`` by operation, as thunks (materialized only when tried)."""
+    ops: dict[str, list[Callable[[], Any]]] = {"drop": [], "add": [], "retype": [], "range": []}
+
+    def dropped(path: tuple[Any, ...], key: str) -> Any:
+        out = copy.deepcopy(instance)
+        del _get(out, path)[key]
+        return out
+
     for path in _paths(instance):
         target = _get(instance, path)
         if isinstance(target, dict):
-            for key in target:
-                out = copy.deepcopy(instance)
-                del _get(out, path)[key]
-                yield out
-            yield _replaced(instance, path, {**target, "zz_unknown_property": "x"})
+            ops["drop"].extend(functools.partial(dropped, path, key) for key in target)
+            extended = {**target, "zz_unknown_property": "x"}
+            ops["add"].append(functools.partial(_replaced, instance, path, extended))
         if path:
-            for new in (*_other_types(target), *_out_of_range(target)):
-                yield _replaced(instance, path, new)
+            ops["retype"].extend(
+                functools.partial(_replaced, instance, path, new) for new in _other_types(target)
+            )
+            ops["range"].extend(
+                functools.partial(_replaced, instance, path, new) for new in _out_of_range(target)
+            )
+    return ops
 
 
 def _classify(validator: Any, instance: Any) -> str | None:
@@ -284,7 +296,7 @@ def generate_calls(tool: Tool, valid: int, invalid: int, seed: int = 0) -> Calls
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            examples = _examples(schema, valid + 5, seed)
+            examples = _examples(schema, valid + max(2, valid // 4), seed)
         except Exception as exc:  # the generator's own limits, e.g. recursive $ref
             return Calls(
                 skipped=f"hypothesis-jsonschema: {type(exc).__name__}", mapped_types=mapped
@@ -301,9 +313,22 @@ def generate_calls(tool: Tool, valid: int, invalid: int, seed: int = 0) -> Calls
         calls.skipped = "the generator produced no instance the oracle accepts"
         return calls
     rng = random.Random(f"{seed}:{tool.name}")
-    pool: dict[str, tuple[str, dict[str, Any]]] = {}
+    ops: dict[str, list[Callable[[], Any]]] = {}
     for example in calls.valid[:8]:
-        for mutated in _mutations(example):
+        for op, thunks in _mutations(example).items():
+            ops.setdefault(op, []).extend(thunks)
+    for thunks in ops.values():
+        rng.shuffle(thunks)
+    # Try a bounded number of mutations, alternating between operations; keep those the oracle
+    # rejects, labelled by its failing keyword.
+    pool: dict[str, tuple[str, dict[str, Any]]] = {}
+    budget = invalid * 4
+    while budget > 0 and any(ops.values()):
+        for thunks in ops.values():
+            if not thunks or budget <= 0:
+                continue
+            budget -= 1
+            mutated = thunks.pop()()
             key = _canon(mutated)
             if key in pool or key in seen:
                 continue
