@@ -84,8 +84,9 @@ class _Index:
     def __init__(self, documents: Sequence[SearchDocument]) -> None:
         self.documents = list(documents)
         self.retriever = bm25s.BM25()
-        corpus = [tokenize(d.text) or ["_empty_"] for d in self.documents]
-        self.retriever.index(corpus, show_progress=False)
+        if self.documents:  # bm25s cannot index an empty corpus
+            corpus = [tokenize(d.text) or ["_empty_"] for d in self.documents]
+            self.retriever.index(corpus, show_progress=False)
 
     def query(self, text: str, k: int) -> list[SearchHit]:
         tokens = tokenize(text)
