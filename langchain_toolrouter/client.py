@@ -72,6 +72,15 @@ class ClientState(Enum):
     CLOSED = "closed"
 
 
+def _check_http_client(given: object, expected: type[httpx.Client | httpx.AsyncClient]) -> None:
+    if given is not None and not isinstance(given, expected):
+        raise TypeError(
+            f"http_client must be an httpx.{expected.__name__} (or None to let the client make "
+            f"one); got {type(given).__module__}.{type(given).__qualname__}. For an in-process "
+            "app use httpx.ASGITransport (async) or httpx.MockTransport."
+        )
+
+
 class _BaseClient:
     """Settings, request preparation and retry rules shared by both clients (no I/O)."""
 
@@ -210,9 +219,10 @@ class ToolRouterClient(_BaseClient):
         timeout: default timeout (30 s read, 5 s connect); None for no timeout.
         execute_timeout: timeout of execute, execute_meta and proxy_execute (default 180 s).
         retry: a :class:`RetryPolicy` (default: 3 attempts within 60 s).
-        http_client: your own ``httpx.Client`` (e.g. Starlette's ``TestClient``); it is used as
-            is and not closed by :meth:`close`. Requests are built whole by this client, so its
-            base URL and default headers are not used.
+        http_client: your own ``httpx.Client`` (pooling, proxies, ``httpx.MockTransport``); it
+            is used as is and not closed by :meth:`close`. Requests are built whole by this
+            client, so its base URL and default headers are not used, and redirects are never
+            followed (the key must not travel to another origin).
 
     Raises:
         ConfigurationError: no API key, or an unusable base URL, version or timeout.
@@ -237,6 +247,7 @@ class ToolRouterClient(_BaseClient):
             execute_timeout=execute_timeout,
             retry=retry,
         )
+        _check_http_client(http_client, httpx.Client)
         self._owns_http = http_client is None
         self._http = http_client if http_client is not None else httpx.Client()
 
@@ -690,6 +701,7 @@ class AsyncToolRouterClient(_BaseClient):
             execute_timeout=execute_timeout,
             retry=retry,
         )
+        _check_http_client(http_client, httpx.AsyncClient)
         self._owns_http = http_client is None
         self._http = http_client if http_client is not None else httpx.AsyncClient()
 
