@@ -82,9 +82,8 @@ class _Inliner:
         target_pointer = ref_to_pointer(schema["$ref"]) or ""
         siblings = {k: v for k, v in schema.items() if k != "$ref"}
         rest = self.walk(siblings, pointer, stack) if siblings else {}
-        if stack.count(target_pointer) > (self.bounded or 0) or (
-            self.bounded is None and target_pointer in stack
-        ):
+        seen = stack.count(target_pointer)
+        if (seen >= self.bounded) if self.bounded is not None else seen > 0:
             body: dict[str, Any] = self.recursive(target_pointer, pointer, stack)
         else:
             try:

@@ -207,9 +207,12 @@ class _OpenAI(_Adapter):
         out["additionalProperties"] = False
 
 
+_ANNOTATIONS = frozenset(("title", "description", "default", "examples"))
+
+
 def _nullable(schema: Any) -> Any:
-    if not isinstance(schema, dict) or schema == {}:
-        return schema
+    if not isinstance(schema, dict) or schema.keys() <= _ANNOTATIONS:
+        return schema  # already accepts null
     if "type" in schema and "const" not in schema:
         types = schema["type"]
         listed = [types] if isinstance(types, str) else list(types)
@@ -269,6 +272,9 @@ class _Gemini(_Adapter):
         kinds = [t for t in types if t != "null"]
         if "null" in types:
             out["nullable"] = True
+            self.note(
+                "approximated", join(pointer, "type"), "null in a type list shown as nullable: true"
+            )
         if len(kinds) == 1:
             out["type"] = kinds[0]
         elif not kinds:

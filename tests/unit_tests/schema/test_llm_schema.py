@@ -1,0 +1,193 @@
+"""The model-facing schema: valid JSON Schema, original names, required sets, enums, $refs inlined.
+
+Checked on every corpus schema and for each strict provider variant.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import jsonschema
+import pytest
+
+from langchain_toolrouter.schema import ConversionOptions, json_schema_to_model
+from langchain_toolrouter.schema.pointers import iter_subschemas
+
+from .oracle import CORPUS_DIR, CorpusSchema, load_corpus
+
+CORPUS = load_corpus()
+_SKIP = pytest.mark.skipif(not CORPUS, reason=f"shared schema corpus not found at {CORPUS_DIR}")
+_PARAMS = CORPUS or [None]
+_IDS = [c.id for c in CORPUS] or ["no-corpus"]
+OPTIONS = {
+    "default": ConversionOptions(),
+    "openai": ConversionOptions(strict_provider="openai"),
+    "gemini": ConversionOptions(strict_provider="gemini"),
+}
+
+
+def _walk(node: Any, *, defs: bool = True) -> Iterator[dict[str, Any]]:
+    """Every subschema (schema positions only), optionally skipping $defs/definitions."""
+    for sub, pointer in iter_subschemas(node, ""):
+        if defs or not ("/$defs/" in pointer + "/" or "/definitions/" in pointer + "/"):
+            yield sub
+
+
+@_SKIP
+@pytest.mark.parametrize("variant", list(OPTIONS))
+@pytest.mark.parametrize("item", _PARAMS, ids=_IDS)
+def test_llm_schema_is_valid_json_schema(item: CorpusSchema, variant: str) -> None:
+    conversion = json_schema_to_model(item.schema, name=item.name, options=OPTIONS[variant])
+    llm = conversion.llm_schema
+    jsonschema.Draft202012Validator.check_schema(llm)
+    json.dumps(llm)  # plain JSON, nothing Python-only inside
+    assert llm.get("type") == "object"
+    refs = [n["$ref"] for n in _walk(llm) if "$ref" in n]
+    assert all(r.startswith("#/$defs/") for r in refs), refs
+    if variant == "openai":
+        for node in _walk(llm):
+            if node.get("type") == "object" or "properties" in node:
+                assert node["additionalProperties"] is False
+                assert sorted(node["required"]) == sorted(node["properties"])
+    if variant == "gemini":
+        for node in _walk(llm):
+            assert (
+                not {"$ref", "$defs", "oneOf", "allOf", "const", "additionalProperties"}
+                & node.keys()
+            )
+            if "enum" in node:
+                assert all(isinstance(v, str) for v in node["enum"])
+
+
+@_SKIP
+@pytest.mark.parametrize("item", _PARAMS, ids=_IDS)
+def test_llm_schema_keeps_names_required_enums_descriptions_defaults(item: CorpusSchema) -> None:
+    conversion = json_schema_to_model(item.schema, name=item.name)
+    effective = conversion.effective_schema
+    llm = conversion.llm_schema
+    assert list(llm.get("properties", {})) == list(effective.get("properties", {}))
+    assert llm.get("required", []) == effective.get("required", [])
+    for name, prop in effective.get("properties", {}).items():
+        shown = llm["properties"][name]
+        if not isinstance(prop, dict) or "$ref" in prop:
+            continue
+        for key in ("enum", "description", "default", "const", "title"):
+            if key in prop:
+                assert shown[key] == prop[key], (name, key)
+    # every enum of the effective schema is still offered somewhere in the model-facing schema
+    effective_enums = sorted(
+        json.dumps(n["enum"]) for n in _walk(effective, defs=False) if "enum" in n
+    )
+    llm_enums = {json.dumps(n["enum"]) for n in _walk(llm) if "enum" in n}
+    assert set(effective_enums) <= llm_enums
+
+
+def test_refs_are_inlined_with_their_annotations() -> None:
+    schema = {
+        "type": "object",
+        "$defs": {"color": {"type": "string", "enum": ["red", "blue"]}},
+        "properties": {"c": {"$ref": "#/$defs/color", "description": "Paint colour"}},
+    }
+    llm = json_schema_to_model(schema, name="paint").llm_schema
+    assert llm == {
+        "type": "object",
+        "properties": {
+            "c": {"type": "string", "enum": ["red", "blue"], "description": "Paint colour"}
+        },
+    }
+
+
+def test_recursive_ref_is_kept_in_defs_and_reported() -> None:
+    schema = {
+        "type": "object",
+        "$defs": {
+            "node": {
+                "type": "object",
+                "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}},
+            }
+        },
+        "properties": {"tree": {"$ref": "#/$defs/node"}},
+    }
+    conversion = json_schema_to_model(schema, name="tree")
+    llm = conversion.llm_schema
+    jsonschema.Draft202012Validator.check_schema(llm)
+    assert llm["properties"]["tree"]["properties"]["kids"]["items"] == {"$ref": "#/$defs/node"}
+    assert "node" in llm["$defs"]
+    assert any("recursive $ref" in e.reason for e in conversion.report.of_kind("approximated"))
+    # the model-facing schema accepts what the tool accepts
+    call = {"tree": {"kids": [{"kids": [{}]}]}}
+    assert jsonschema.Draft202012Validator(llm).is_valid(call)
+    assert conversion.validate(call) == call
+
+
+def test_recursion_depth_unrolls_instead_of_defs() -> None:
+    schema = {"type": "object", "properties": {"name": {"type": "string"}, "child": {"$ref": "#"}}}
+    conversion = json_schema_to_model(
+        schema, name="unrolled", options=ConversionOptions(recursion_depth=2)
+    )
+    llm = conversion.llm_schema
+    assert "$defs" not in llm
+    depth, node = 0, llm
+    while "child" in node.get("properties", {}):
+        node, depth = node["properties"]["child"], depth + 1
+    assert depth == 3
+    assert conversion.report.of_kind("approximated")
+
+
+def test_openai_strict_variant_makes_optionals_nullable_and_strips_unsupported() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "q": {"type": "string", "minLength": 1, "default": "x"},
+            "n": {"type": "integer", "enum": [1, 2]},
+            "choice": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+        },
+        "required": ["q"],
+    }
+    conversion = json_schema_to_model(
+        schema, name="strict", options=ConversionOptions(strict_provider="openai")
+    )
+    llm = conversion.llm_schema
+    assert llm["required"] == ["q", "n", "choice"]
+    assert llm["additionalProperties"] is False
+    assert llm["properties"]["q"] == {"type": "string"}
+    assert llm["properties"]["n"] == {"type": ["integer", "null"], "enum": [1, 2, None]}
+    assert llm["properties"]["choice"] == {
+        "anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]
+    }
+    reasons = str(conversion.report)
+    assert "minLength" in reasons
+    assert "default" in reasons
+    assert "oneOf" in reasons
+    # the model's placeholders are not sent; the source schema still judges the call
+    assert conversion.validate({"q": "hi", "n": None, "choice": None}) == {"q": "hi"}
+    assert conversion.validate({"q": "hi", "n": 2}) == {"q": "hi", "n": 2}
+
+
+def test_gemini_variant_uses_its_subset() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "v": {"type": ["string", "null"], "enum": ["a", "b", None]},
+            "w": {"const": 3},
+            "x": {"type": "integer", "exclusiveMinimum": 0},
+            "m": {"type": "object", "additionalProperties": {"type": "string"}},
+        },
+    }
+    conversion = json_schema_to_model(
+        schema, name="gem", options=ConversionOptions(strict_provider="gemini")
+    )
+    props = conversion.llm_schema["properties"]
+    assert props["v"] == {"type": "string", "nullable": True, "enum": ["a", "b"]}
+    assert "enum" not in props["w"]
+    assert "3" in props["w"]["description"]
+    assert props["x"] == {"type": "integer", "minimum": 0}
+    assert "additionalProperties" not in props["m"]
+    assert {e.pointer for e in conversion.report} == {
+        "/properties/v/type",
+        "/properties/w/enum",
+        "/properties/x/exclusiveMinimum",
+        "/properties/m/additionalProperties",
+    }
