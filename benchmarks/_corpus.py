@@ -322,7 +322,7 @@ def generate_calls(tool: Tool, valid: int, invalid: int, seed: int = 0) -> Calls
     # Try a bounded number of mutations, alternating between operations; keep those the oracle
     # rejects, labelled by its failing keyword.
     pool: dict[str, tuple[str, dict[str, Any]]] = {}
-    budget = invalid * 4
+    budget = invalid * 6
     while budget > 0 and any(ops.values()):
         for thunks in ops.values():
             if not thunks or budget <= 0:
