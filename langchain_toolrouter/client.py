@@ -377,6 +377,20 @@ class ToolRouterClient(_BaseClient):
         )
         return self._send(ops.ATTACH, {"session_id": session_id}, body, timeout, request_id)
 
+    def list_config_history(
+        self,
+        session_id: str,
+        *,
+        cursor: str | None = None,
+        limit: int | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.ConfigHistoryPage:
+        """One page of the session's config versions, newest first (``limit`` at most 100)."""
+        query = calls.payload(ops.LIST_CONFIG_HISTORY, cursor=cursor, limit=limit)
+        params = {"session_id": session_id}
+        return self._send(ops.LIST_CONFIG_HISTORY, params, query, timeout, request_id)
+
     # -- execution ---------------------------------------------------------------------------
 
     def execute(
@@ -674,6 +688,21 @@ class ToolRouterClient(_BaseClient):
             if (cursor := pages.next(page.next_cursor)) is None:
                 return
 
+    def iter_config_history(
+        self,
+        session_id: str,
+        *,
+        limit: int | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+    ) -> Iterator[m.ConfigHistoryEntry]:
+        """Every stored config version, newest first, page after page."""
+        pages, cursor = calls.CursorTracker(ops.LIST_CONFIG_HISTORY), None
+        while True:
+            page = self.list_config_history(session_id, cursor=cursor, limit=limit, timeout=timeout)
+            yield from page.items
+            if (cursor := pages.next(page.next_cursor)) is None:
+                return
+
 
 class AsyncToolRouterClient(_BaseClient):
     """Asynchronous client of the Tool Router session API: :class:`ToolRouterClient`, awaitable.
@@ -827,6 +856,20 @@ class AsyncToolRouterClient(_BaseClient):
             ops.ATTACH, experimental=calls.inline_customs(custom_tools, custom_toolkits)
         )
         return await self._send(ops.ATTACH, {"session_id": session_id}, body, timeout, request_id)
+
+    async def list_config_history(
+        self,
+        session_id: str,
+        *,
+        cursor: str | None = None,
+        limit: int | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+        request_id: str | None = None,
+    ) -> m.ConfigHistoryPage:
+        """One page of the session's config versions, newest first."""
+        query = calls.payload(ops.LIST_CONFIG_HISTORY, cursor=cursor, limit=limit)
+        params = {"session_id": session_id}
+        return await self._send(ops.LIST_CONFIG_HISTORY, params, query, timeout, request_id)
 
     # -- execution ---------------------------------------------------------------------------
 
@@ -1127,6 +1170,24 @@ class AsyncToolRouterClient(_BaseClient):
                 limit=limit,
                 prefix=prefix,
                 timeout=timeout,
+            )
+            for item in page.items:
+                yield item
+            if (cursor := pages.next(page.next_cursor)) is None:
+                return
+
+    async def iter_config_history(
+        self,
+        session_id: str,
+        *,
+        limit: int | None = None,
+        timeout: TimeoutTypes | Unset = UNSET,
+    ) -> AsyncIterator[m.ConfigHistoryEntry]:
+        """Every stored config version, newest first, page after page."""
+        pages, cursor = calls.CursorTracker(ops.LIST_CONFIG_HISTORY), None
+        while True:
+            page = await self.list_config_history(
+                session_id, cursor=cursor, limit=limit, timeout=timeout
             )
             for item in page.items:
                 yield item

@@ -34,6 +34,8 @@ __all__ = [
     "AssistivePromptConfig",
     "AttachRequest",
     "BinaryBody",
+    "ConfigHistoryEntry",
+    "ConfigHistoryPage",
     "CustomToolDefinition",
     "CustomToolEcho",
     "CustomToolkitDefinition",
@@ -49,6 +51,7 @@ __all__ = [
     "LinkExperimental",
     "LinkRequest",
     "LinkResponse",
+    "ListConfigHistoryQuery",
     "ListMountItemsQuery",
     "ListToolkitsQuery",
     "ListToolsQuery",
@@ -525,6 +528,32 @@ class Session(WireModel):
     config_version: Count | None = None
     experimental: SessionExperimental | None = None
     warnings: list[SessionWarning] = Field(default_factory=list)
+
+
+class ListConfigHistoryQuery(WireModel):
+    """Query of ``GET .../config_history`` (``limit`` at most 100)."""
+
+    cursor: str | None = None
+    limit: int | None = Field(default=None, ge=1, le=100)
+
+
+class ConfigHistoryEntry(WireModel):
+    """One stored version of a session's config (``is_current`` marks the live one)."""
+
+    config: SessionConfig
+    created_at: str | None = None
+    is_current: bool | None = None
+    version: Count
+
+
+class ConfigHistoryPage(WireModel):
+    """One page of config versions, newest first; follow ``next_cursor``."""
+
+    items: list[ConfigHistoryEntry]
+    current_page: Count | None = None
+    total_items: Count | None = None
+    total_pages: Count | None = None
+    next_cursor: str | None = None
 
 
 class SessionDeleteResult(WireModel):

@@ -32,6 +32,7 @@ __all__ = [
     "EXECUTE",
     "EXECUTE_META",
     "GET_SESSION",
+    "LIST_CONFIG_HISTORY",
     "LIST_MOUNT_ITEMS",
     "LIST_TOOLKITS",
     "LIST_TOOLS",
@@ -267,6 +268,16 @@ ATTACH = Operation(
     request_in="body",
     in_spec=False,
 )
+LIST_CONFIG_HISTORY = Operation(
+    "list_config_history",
+    "GET",
+    _SESSION + "/config_history",
+    m.ListConfigHistoryQuery,
+    m.ConfigHistoryPage,
+    _SAFE,
+    request_in="query",
+    in_spec=False,
+)
 
 ALL_OPERATIONS: tuple[Operation[BaseModel], ...] = (
     CREATE_SESSION,
@@ -285,6 +296,7 @@ ALL_OPERATIONS: tuple[Operation[BaseModel], ...] = (
     UPDATE_SESSION,
     DELETE_SESSION,
     ATTACH,
+    LIST_CONFIG_HISTORY,
 )
 """Every operation, the 13 of the spec first, in the spec's order."""
 

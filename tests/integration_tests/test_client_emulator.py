@@ -145,6 +145,9 @@ async def test_session_lifecycle(flavor: str, server: EmulatorServer, api_versio
         [echo] = attached.experimental.custom_tools or []
         assert echo.slug.startswith("LOCAL_")
         assert echo.original_slug == "ping"
+        history = await collect(client, "iter_config_history", created.session_id, limit=1)
+        assert [entry.version for entry in history] == [2, 1]
+        assert [entry.is_current for entry in history] == [True, False]
         deleted = await call(client, "delete_session", created.session_id)
         assert deleted.deleted is True
         with pytest.raises(errors.NotFoundError):

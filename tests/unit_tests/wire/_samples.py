@@ -131,6 +131,26 @@ MOUNT_DELETE: dict[str, Any] = {
     "mount_relative_path": "a.txt",
     "sandbox_mount_prefix": "/mnt/files",
 }
+CONFIG_HISTORY: dict[str, Any] = {
+    "items": [
+        {
+            "config": SESSION["config"],
+            "created_at": "2026-01-02T00:00:00Z",
+            "is_current": True,
+            "version": 2.0,
+        },
+        {
+            "config": {"user_id": "user-1"},
+            "created_at": "2026-01-01T00:00:00Z",
+            "is_current": False,
+            "version": 1,
+        },
+    ],
+    "current_page": 1,
+    "total_items": 2,
+    "total_pages": 1,
+    "next_cursor": None,
+}
 SESSION_DELETE: dict[str, Any] = {"session_id": SESSION_ID, "deleted": True}
 
 

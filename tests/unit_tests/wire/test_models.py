@@ -260,6 +260,7 @@ def test_every_response_model_round_trips_its_sample(op: Any) -> None:
         "UploadUrl": s.UPLOAD,
         "MountDeleteResult": s.MOUNT_DELETE,
         "SessionDeleteResult": s.SESSION_DELETE,
+        "ConfigHistoryPage": s.CONFIG_HISTORY,
     }
     sample = samples[op.response_model.__name__]
     parsed = op.response_model.model_validate(sample)
