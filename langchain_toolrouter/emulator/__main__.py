@@ -35,20 +35,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         import uvicorn
 
         from langchain_toolrouter.emulator import DEFAULT_API_KEY, create_app
+        from langchain_toolrouter.emulator.server import free_port
     except ImportError as exc:
         print(exc, file=sys.stderr)
         return 2
     api_key = args.api_key or DEFAULT_API_KEY
     app = create_app(api_keys=[api_key], data_dir=args.data_dir, seed=args.seed)
-    base_url = f"http://{args.host}:{args.port}"
+    port = args.port or free_port(args.host)
+    base_url = f"http://{args.host}:{port}"
     print(f"Tool Router emulator on {base_url}")
     print(f"  export COMPOSIO_BASE_URL={base_url}")
     print(f"  export COMPOSIO_API_KEY={api_key}")
     print(f"  mount files in {app.state.emulator.mounts.root}")
     print("Press Ctrl+C to stop.", flush=True)
-    uvicorn.run(
-        app, host=args.host, port=args.port, log_level="warning", http="h11", lifespan="off"
-    )
+    uvicorn.run(app, host=args.host, port=port, log_level="warning", http="h11", lifespan="off")
     return 0
 
 

@@ -100,19 +100,28 @@ class FaultMiddleware:
             raise ConnectionDropped("connection dropped before the request was processed")
 
         captured: list[Message] = []
+        recorded = False
 
         async def capture(message: Message) -> None:
+            nonlocal recorded
             if message["type"] == "http.response.start":
                 status_seen.append(int(message["status"]))
             if decision.drop == "after":
                 captured.append(message)
-            else:
-                await send(message)
+                return
+            last = message["type"] == "http.response.body" and not message.get("more_body")
+            if last and not recorded:
+                # Log before the client can see the end of the response, so a test that just
+                # got its answer always finds the request in the log.
+                recorded = True
+                record(True, None)
+            await send(message)
 
         try:
             await self.app(scope, receive, capture)
         finally:
-            record(True, "drop after" if decision.drop == "after" else None)
+            if not recorded:
+                record(True, "drop after" if decision.drop == "after" else None)
         if decision.drop == "after":
             await self._truncate(send, captured)
             raise ConnectionDropped("connection dropped after the request was processed")

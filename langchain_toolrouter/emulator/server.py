@@ -24,7 +24,7 @@ from langchain_toolrouter.emulator.faults import Faults, RequestLog
 from langchain_toolrouter.emulator.middleware import ConnectionDropped
 from langchain_toolrouter.emulator.store import Store
 
-__all__ = ["EmulatorServer"]
+__all__ = ["EmulatorServer", "free_port"]
 
 
 class _HideInjectedDrops(logging.Filter):
@@ -43,7 +43,8 @@ class _Server(uvicorn.Server):
         """Signals belong to the main thread's owner, not to a background test server."""
 
 
-def _free_port(host: str) -> int:
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port that was free on `host` a moment ago (for servers that must print it first)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind((host, 0))
         port: int = sock.getsockname()[1]
@@ -83,7 +84,7 @@ class EmulatorServer:
         self.app = app
         self.api_key = api_key
         self.host = host
-        self.port = port or _free_port(host)
+        self.port = port or free_port(host)
         self.startup_timeout = startup_timeout
         config = uvicorn.Config(
             app,

@@ -1,0 +1,119 @@
+"""EmulatorServer on a real loopback socket, injected connection drops, and the CLI."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from langchain_toolrouter.emulator import EmulatorServer, FaultRule
+
+V3 = "/api/v3/tool_router"
+
+
+def test_server_lifecycle(tmp_path: Path) -> None:
+    server = EmulatorServer(api_key="ak_life", data_dir=tmp_path, seed=1)
+    assert "stopped" in repr(server)
+    with server:
+        assert server.base_url.startswith("http://127.0.0.1:")
+        assert server.data_dir == tmp_path
+        response = httpx.post(
+            f"{server.base_url}{V3}/session",
+            json={"user_id": "u"},
+            headers={"x-api-key": "ak_life"},
+        )
+        assert response.status_code == 201
+        assert response.json()["session_id"] in server.store.sessions
+        with pytest.raises(RuntimeError, match="already started"):
+            server.start()
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(f"{server.base_url}{V3}/session/x", timeout=1)
+
+
+def test_server_refuses_app_and_options_together() -> None:
+    from langchain_toolrouter.emulator import create_app
+
+    with pytest.raises(ValueError, match="not both"):
+        EmulatorServer(app=create_app(), seed=3)
+
+
+def test_dropped_connections_over_a_real_socket() -> None:
+    with (
+        EmulatorServer(api_key="k") as server,
+        httpx.Client(base_url=server.base_url, headers={"x-api-key": "k"}) as client,
+    ):
+        session_id = client.post(f"{V3}/session", json={"user_id": "u"}).json()["session_id"]
+        server.faults.add(FaultRule("execute", drop="after", times=1))
+        with pytest.raises(httpx.RemoteProtocolError):
+            client.post(
+                f"{V3}/session/{session_id}/execute",
+                json={"tool_slug": "NOTES_CREATE_NOTE", "arguments": {"title": "t"}},
+            )
+        server.faults.add(FaultRule("get_session", drop="before", times=1))
+        with pytest.raises(httpx.RemoteProtocolError):
+            client.get(f"{V3}/session/{session_id}")
+        assert client.get(f"{V3}/session/{session_id}").status_code == 200
+        executed = server.log.filter("execute")
+        assert [(r.processed, r.fault) for r in executed] == [(True, "drop after")]
+        gets = server.log.filter("get_session")
+        assert [r.processed for r in gets] == [False, True]
+
+
+def test_cli_prints_how_to_connect_and_serves(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    command = [
+        sys.executable,
+        "-m",
+        "langchain_toolrouter.emulator",
+        "--port",
+        "0",
+        "--api-key",
+        "ak_cli",
+        "--data-dir",
+        str(tmp_path),
+    ]
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    ) as process:
+        try:
+            assert process.stdout is not None
+            first = process.stdout.readline()
+            assert first.startswith("Tool Router emulator on http://127.0.0.1:")
+            base_url = first.split(" on ", 1)[1].strip()
+            lines = [process.stdout.readline() for _ in range(3)]
+            assert lines[0].strip() == f"export COMPOSIO_BASE_URL={base_url}"
+            assert lines[1].strip() == "export COMPOSIO_API_KEY=ak_cli"
+            assert str(tmp_path) in lines[2]
+            deadline = time.monotonic() + 15
+            while True:
+                try:
+                    response = httpx.post(
+                        f"{base_url}{V3}/session",
+                        json={"user_id": "u"},
+                        headers={"x-api-key": "ak_cli"},
+                    )
+                    break
+                except httpx.ConnectError:
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.1)
+            assert response.status_code == 201
+        finally:
+            process.terminate()
+            process.communicate(timeout=10)
+
+
+def test_cli_help_names_every_option() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "langchain_toolrouter.emulator", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    for option in ("--host", "--port", "--api-key", "--data-dir"):
+        assert option in result.stdout
