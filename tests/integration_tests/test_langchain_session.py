@@ -1,0 +1,494 @@
+"""ToolRouter and ToolRouterSession against an EmulatorServer over loopback, sync and async."""
+
+# ruff: noqa: F811 - the loopback fixtures are imported by name and then requested by name
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from langchain_core.messages import ToolMessage
+
+from langchain_toolrouter import session as session_module
+from langchain_toolrouter._connections import mcp_config
+from langchain_toolrouter.custom_tools import CustomToolkit, custom_tool
+from langchain_toolrouter.emulator import EmulatorServer, FaultRule
+from langchain_toolrouter.errors import AuthenticationError, NotFoundError
+from langchain_toolrouter.session import ConnectionTimeoutError, ToolRouter, ToolRouterSession
+from langchain_toolrouter.tools import ToolRouterTool
+from tests.unit_tests.langchain.loopback import (  # noqa: F401 - fixtures
+    arouter,
+    browser,
+    make_router,
+    ops,
+    router,
+    server,
+    user,
+)
+
+
+def issue(user: str) -> dict[str, str]:
+    return {"owner": user, "repo": "hello-world", "title": "Crash on start"}
+
+
+shouted: list[str] = []
+
+
+@custom_tool(preload=True)
+def shout(text: str) -> dict[str, str]:
+    """Upper-case a text so it can be read from afar."""
+    shouted.append(text)
+    return {"text": text.upper()}
+
+
+@custom_tool
+def count_words(text: str) -> dict[str, int]:
+    """Count the words of a text."""
+    return {"words": len(text.split())}
+
+
+def call(tool: ToolRouterTool, args: dict[str, Any], call_id: str = "c1") -> dict[str, Any]:
+    return {"type": "tool_call", "id": call_id, "name": tool.name, "args": args}
+
+
+def new_session(router: ToolRouter, user: str, **options: Any) -> ToolRouterSession:
+    options.setdefault("toolkits", ["github", "notes"])
+    return router.create_session(user, **options)
+
+
+# --------------------------------------------------------------------------- sessions
+
+
+def test_create_and_resume(router: ToolRouter, server: EmulatorServer, user: str) -> None:
+    session = new_session(router, user, manage_connections=True)
+    assert session.session_id.startswith("trs_")
+    assert session.user_id == user
+    assert session.config.toolkits is not None
+    assert session.config.toolkits.enabled == ["github", "notes"]
+    again = router.get_session(session.session_id)
+    assert again.session_id == session.session_id
+    assert ops(server, "get_session", session.session_id) == 1
+    assert repr(again) == (
+        f"ToolRouterSession(session_id={session.session_id!r}, user_id={user!r}, custom_tools=[])"
+    )
+
+
+def test_resume_with_custom_tools_attaches(
+    router: ToolRouter, server: EmulatorServer, user: str
+) -> None:
+    session = new_session(router, user)
+    resumed = router.get_session(session.session_id, custom_tools=[shout])
+    assert ops(server, "attach_session", session.session_id) == 1
+    assert [t.final_slug for t in resumed.custom_tools] == ["LOCAL_SHOUT"]
+    assert "LOCAL_SHOUT" in resumed.get_tools().names
+
+
+async def test_async_create_and_resume(
+    arouter: ToolRouter, server: EmulatorServer, user: str
+) -> None:
+    session = await arouter.acreate_session(user, toolkits=["notes"], custom_tools=[shout])
+    resumed = await arouter.aget_session(session.session_id, custom_tools=[shout])
+    plain = await arouter.aget_session(session.session_id)
+    assert resumed.session_id == plain.session_id == session.session_id
+    assert ops(server, "attach_session", session.session_id) == 1
+
+
+def test_bad_key_is_the_callers_problem(server: EmulatorServer, user: str) -> None:
+    with (
+        ToolRouter(api_key="wrong", base_url=server.base_url) as wrong,
+        pytest.raises(AuthenticationError),
+    ):
+        wrong.create_session(user)
+
+
+def test_delete(router: ToolRouter, user: str) -> None:
+    session = new_session(router, user)
+    session.delete()
+    with pytest.raises(NotFoundError):
+        router.get_session(session.session_id)
+
+
+async def test_adelete(arouter: ToolRouter, user: str) -> None:
+    session = await arouter.acreate_session(user, toolkits=["notes"])
+    await session.adelete()
+    with pytest.raises(NotFoundError):
+        await arouter.aget_session(session.session_id)
+
+
+def test_mcp_headers_only_for_the_api_origin(router: ToolRouter, user: str) -> None:
+    session = new_session(router, user)
+    mcp = session.mcp
+    assert mcp.url.startswith(router.base_url + "/")
+    assert mcp.type == "http"
+    assert mcp.headers == {"x-api-key": router.client.settings.api_key.get_secret_value()}
+    assert "x-api-key" in repr(mcp)
+    assert mcp.headers["x-api-key"] not in repr(mcp)
+    elsewhere = mcp_config("https://mcp.example.com/x/mcp", "HTTP", router.base_url, {"k": "v"})
+    assert elsewhere.headers == {}
+    assert elsewhere.type == "http"
+
+
+# --------------------------------------------------------------------------- tools
+
+
+def test_get_tools_lists_meta_preloaded_and_custom(router: ToolRouter, user: str) -> None:
+    session = new_session(
+        router, user, preload=["GITHUB_CREATE_AN_ISSUE"], custom_tools=[shout, count_words]
+    )
+    tools = session.get_tools()
+    assert "COMPOSIO_SEARCH_TOOLS" in tools.names
+    assert "GITHUB_CREATE_AN_ISSUE" in tools.names
+    assert "LOCAL_SHOUT" in tools.names
+    assert "LOCAL_COUNT_WORDS" not in tools.names  # not preloaded: found by search
+    assert "LOCAL_COUNT_WORDS" in session.get_tools(include_custom="all").names
+    create = tools.get("GITHUB_CREATE_AN_ISSUE")
+    assert isinstance(create, ToolRouterTool)
+    assert create.metadata is not None
+    assert create.metadata["toolkit"] == "github"
+    assert create.metadata["kind"] == "app"
+    assert tools.get("COMPOSIO_SEARCH_TOOLS").metadata["kind"] == "meta"  # type: ignore[union-attr]
+    assert tools.get("LOCAL_SHOUT").metadata["kind"] == "custom"  # type: ignore[union-attr]
+
+
+def test_get_tools_walks_every_page(
+    router: ToolRouter, server: EmulatorServer, monkeypatch: pytest.MonkeyPatch, user: str
+) -> None:
+    monkeypatch.setattr(session_module, "_TOOLS_PAGE", 2)
+    session = new_session(router, user)
+    tools = session.get_tools()
+    assert len(tools) >= 5
+    assert ops(server, "list_tools", session.session_id) == (len(tools) + 1) // 2
+
+
+async def test_aget_tools(arouter: ToolRouter, user: str) -> None:
+    session = await arouter.acreate_session(user, toolkits=["notes"], custom_tools=[shout])
+    sync_names = session.get_tools().names
+    assert (await session.aget_tools()).names == sync_names
+
+
+def test_bad_schema_is_skipped_not_fatal(
+    router: ToolRouter, monkeypatch: pytest.MonkeyPatch, user: str
+) -> None:
+    session = new_session(router, user)
+    real = session._schema_tool
+
+    def broken_search(schema: Any) -> Any:
+        if schema.slug == "COMPOSIO_SEARCH_TOOLS":
+            schema = schema.model_copy(update={"input_parameters": {"type": "string"}})
+        return real(schema)
+
+    monkeypatch.setattr(session, "_schema_tool", broken_search)
+    tools = session.get_tools()
+    assert "COMPOSIO_SEARCH_TOOLS" not in tools.names
+    assert "COMPOSIO_MULTI_EXECUTE_TOOL" in tools.names
+    assert session.skipped_tools[0][0] == "COMPOSIO_SEARCH_TOOLS"
+
+
+# --------------------------------------------------------------------------- search
+
+
+def test_search_tools_returns_ready_tools(
+    router: ToolRouter, server: EmulatorServer, user: str
+) -> None:
+    session = new_session(router, user)
+    found = session.search_tools("create a github issue")
+    assert found.names[0] == "GITHUB_CREATE_AN_ISSUE"
+    assert "GITHUB_CREATE_AN_ISSUE" in found.primary
+    assert found.connected.get("github") is False
+    assert all(isinstance(tool, ToolRouterTool) for tool in found)
+    # related tools came without schemas: they were fetched with one meta call
+    assert ops(server, "execute_meta", session.session_id) == 1
+    primary_only = session.search_tools("create a github issue", include_related=False)
+    assert set(primary_only.names) <= set(found.primary)
+
+
+def test_search_finds_custom_tools(router: ToolRouter, user: str) -> None:
+    session = new_session(router, user, custom_tools=[count_words])
+    found = session.search_tools("count the words of a text")
+    assert "LOCAL_COUNT_WORDS" in found.names
+    tool = found.get("LOCAL_COUNT_WORDS")
+    assert isinstance(tool, ToolRouterTool)
+    assert tool.invoke({"text": "a b c"}) == '{"words":3}'
+
+
+async def test_asearch_tools(arouter: ToolRouter, user: str) -> None:
+    session = await arouter.acreate_session(user, toolkits=["github", "notes"])
+    found = await session.asearch_tools("create a note", known_fields="title:groceries")
+    assert "NOTES_CREATE_NOTE" in found.names
+
+
+def test_tool_by_slug(router: ToolRouter, user: str) -> None:
+    session = new_session(router, user, custom_tools=[count_words])
+    assert session.tool("NOTES_CREATE_NOTE").slug == "NOTES_CREATE_NOTE"
+    assert session.tool("LOCAL_COUNT_WORDS").metadata["kind"] == "custom"  # type: ignore[index]
+    with pytest.raises(LookupError, match="NOPE_TOOL"):
+        session.tool("NOPE_TOOL")
+
+
+# --------------------------------------------------------------------------- connections
+
+
+def test_connect_flow(router: ToolRouter, browser: httpx.Client, user: str) -> None:
+    session = new_session(router, user)
+    toolkits = session.toolkits()
+    assert toolkits.get("notes").connected is None  # type: ignore[union-attr]
+    assert toolkits.get("github").connected is False  # type: ignore[union-attr]
+    link = session.authorize("github")
+    assert link.connected_account_id.startswith("ca_")
+    with pytest.raises(ConnectionTimeoutError, match="github was not connected"):
+        session.wait_for_connection("github", timeout=0.05, poll_interval=0.01)
+    assert browser.get(link.redirect_url).status_code == 200
+    info = session.wait_for_connection("github", timeout=5, poll_interval=0.01)
+    assert info.connected is True
+    assert info.connected_account_id == link.connected_account_id
+    assert session.toolkits(connected=True).get("github") is not None
+    with pytest.raises(ValueError, match="not part of session"):
+        session.wait_for_connection("nope", timeout=0)
+
+
+async def test_async_connect_flow(arouter: ToolRouter, user: str) -> None:
+    session = await arouter.acreate_session(user, toolkits=["github"])
+    link = await session.aauthorize("github")
+    async with httpx.AsyncClient() as browser:
+        assert (await browser.get(link.redirect_url)).status_code == 200
+    info = await session.await_for_connection("github", timeout=5, poll_interval=0.01)
+    assert info.connected is True
+    assert (await session.atoolkits()).get("github").connected is True  # type: ignore[union-attr]
+
+
+def test_unconnected_tool_answers_with_a_link_then_works(
+    router: ToolRouter, browser: httpx.Client, server: EmulatorServer, user: str
+) -> None:
+    session = new_session(router, user, preload=["GITHUB_CREATE_AN_ISSUE"])
+    tool = session.get_tools().get("GITHUB_CREATE_AN_ISSUE")
+    assert isinstance(tool, ToolRouterTool)
+    first = tool.invoke(call(tool, issue(user), "1"))
+    second = tool.invoke(call(tool, issue(user), "2"))
+    assert isinstance(first, ToolMessage)
+    assert first.status == "error"
+    assert "/_emulator/connect/" in first.content
+    assert first.content == second.content  # one link per toolkit, reused
+    assert ops(server, "create_link", session.session_id) == 1
+    url = first.content.rsplit(": ", 1)[1]
+    assert browser.get(url).status_code == 200
+    done = tool.invoke(call(tool, issue(user), "3"))
+    assert done.status == "success"
+    assert done.artifact["data"]["title"] == "Crash on start"
+    assert done.artifact["log_id"].startswith("log_")
+
+
+async def test_async_unconnected_tool_answers_with_a_link(arouter: ToolRouter, user: str) -> None:
+    session = await arouter.acreate_session(user, toolkits=["github"])
+    tool = session.tool("GITHUB_CREATE_AN_ISSUE")
+    message = await tool.ainvoke(call(tool, issue(user)))
+    assert message.status == "error"
+    assert "open this link" in message.content
+
+
+# --------------------------------------------------------------------------- execution
+
+
+def test_execute_direct(router: ToolRouter, user: str) -> None:
+    session = new_session(router, user, custom_tools=[shout])
+    note = session.execute("NOTES_CREATE_NOTE", {"title": "t", "content": "c"})
+    assert note.successful
+    assert note.data["title"] == "t"
+    assert note.log_id.startswith("log_")
+    local = session.execute("LOCAL_SHOUT", {"text": "hey"})
+    assert (local.data, local.log_id) == ({"text": "HEY"}, "")
+    failed = session.execute("NOTES_GET_NOTE", {"note_id": "missing"})
+    assert not failed.successful
+    assert failed.error
+
+
+async def test_aexecute_direct(arouter: ToolRouter, user: str) -> None:
+    session = await arouter.acreate_session(user, toolkits=["notes"], custom_tools=[shout])
+    assert (await session.aexecute("LOCAL_SHOUT", {"text": "a"})).data == {"text": "A"}
+    note = await session.aexecute("NOTES_CREATE_NOTE", {"title": "t", "content": "c"})
+    assert note.successful
+
+
+MULTI_ARGS = {
+    "tools": [
+        {"tool_slug": "NOTES_CREATE_NOTE", "arguments": {"title": "n", "content": "c"}},
+        {"tool_slug": "LOCAL_SHOUT", "arguments": {"text": "hi"}},
+        {"tool_slug": "LOCAL_CRM_BOOM", "arguments": {"x": 1}},
+    ],
+    "sync_response_to_workbench": False,
+    "thought": "do three things",
+}
+
+
+@custom_tool
+def boom(x: int) -> dict[str, int]:
+    """Fail on purpose."""
+    raise RuntimeError("kaput")
+
+
+CRM = CustomToolkit("crm", "CRM", "Customer records.", tools=[boom])
+
+
+def check_multi(message: Any) -> None:
+    assert message.status == "error"  # one item failed
+    results = message.artifact if isinstance(message.artifact, dict) else None
+    assert results is None  # error messages carry the results in their text
+    assert '"tool_slug":"NOTES_CREATE_NOTE","index":0' in message.content
+    assert '"tool_slug":"LOCAL_SHOUT","index":1' in message.content
+    assert "LOCAL_CRM_BOOM raised RuntimeError: kaput" in message.content
+    assert '"total_count":3,"success_count":2,"error_count":1' in message.content
+
+
+def test_multi_execute_runs_custom_items_here(
+    router: ToolRouter, server: EmulatorServer, user: str
+) -> None:
+    session = new_session(router, user, custom_tools=[shout, CRM])
+    multi = session.get_tools().get("COMPOSIO_MULTI_EXECUTE_TOOL")
+    assert isinstance(multi, ToolRouterTool)
+    check_multi(multi.invoke(call(multi, MULTI_ARGS)))
+    assert ops(server, "execute_meta", session.session_id) == 1  # the one remote item, in one call
+
+
+async def test_async_multi_execute_runs_custom_items_here(
+    arouter: ToolRouter, server: EmulatorServer, user: str
+) -> None:
+    session = await arouter.acreate_session(user, toolkits=["notes"], custom_tools=[shout, CRM])
+    multi = (await session.aget_tools()).get("COMPOSIO_MULTI_EXECUTE_TOOL")
+    assert isinstance(multi, ToolRouterTool)
+    check_multi(await multi.ainvoke(call(multi, MULTI_ARGS)))
+    assert ops(server, "execute_meta", session.session_id) == 1
+
+
+def test_multi_execute_only_local_needs_no_service_call(
+    router: ToolRouter, server: EmulatorServer, user: str
+) -> None:
+    session = new_session(router, user, custom_tools=[shout])
+    before = ops(server, "execute_meta", session.session_id)
+    outcome = session.execute(
+        "COMPOSIO_MULTI_EXECUTE_TOOL",
+        {"tools": [{"tool_slug": "LOCAL_SHOUT", "arguments": {"text": "x"}}]},
+    )
+    assert outcome.data == {"text": "X"}
+    assert ops(server, "execute_meta", session.session_id) == before
+
+
+def test_service_failure_of_the_remote_half_keeps_local_results(
+    router: ToolRouter, server: EmulatorServer, user: str
+) -> None:
+    session = new_session(router, user, custom_tools=[shout])
+    server.faults.add(FaultRule(operation="execute_meta", status=503, times=5))
+    outcome = session.execute(
+        "COMPOSIO_MULTI_EXECUTE_TOOL",
+        {
+            "tools": [
+                {"tool_slug": "LOCAL_SHOUT", "arguments": {"text": "x"}},
+                {"tool_slug": "NOTES_LIST_NOTES", "arguments": {}},
+            ]
+        },
+    )
+    first, second = outcome.data["results"]
+    assert first["response"]["data"] == {"text": "X"}
+    assert "HTTP 503" in second["error"]
+    assert outcome.error == "1 out of 2 tools failed"
+
+
+def test_rate_limit_after_retries_is_an_error_message(
+    router: ToolRouter, server: EmulatorServer, user: str
+) -> None:
+    session = new_session(router, user)
+    tool = session.tool("NOTES_LIST_NOTES")
+    server.faults.add(FaultRule(operation="execute", status=429, retry_after=0.01))
+    message = tool.invoke(call(tool, {}))
+    assert message.status == "error"
+    assert "rate limited" in message.content
+
+
+def test_server_error_is_an_error_message_with_the_fix(
+    router: ToolRouter, server: EmulatorServer, user: str
+) -> None:
+    session = new_session(router, user)
+    tool = session.tool("NOTES_LIST_NOTES")
+    server.faults.add(FaultRule(operation="execute", status=500, message="db down"))
+    message = tool.invoke(call(tool, {}))
+    assert message.status == "error"
+    assert "refused by the Tool Router service: db down" in message.content
+
+
+def test_transport_failure_is_an_error_message(
+    router: ToolRouter, server: EmulatorServer, user: str
+) -> None:
+    session = new_session(router, user)
+    tool = session.tool("NOTES_LIST_NOTES")
+    server.faults.add(FaultRule(operation="execute", drop="after"))
+    message = tool.invoke(call(tool, {}))
+    assert message.status == "error"
+    assert "could not reach the Tool Router service" in message.content
+
+
+def test_deleted_session_propagates(router: ToolRouter, user: str) -> None:
+    session = new_session(router, user)
+    tool = session.tool("NOTES_LIST_NOTES")
+    session.delete()
+    with pytest.raises(NotFoundError):
+        tool.invoke(call(tool, {}))
+
+
+# --------------------------------------------------------------------------- proxy and files
+
+
+def test_proxy_execute(router: ToolRouter, user: str) -> None:
+    session = new_session(router, user)
+    created = session.proxy_execute("notes", "/notes", "POST", body={"title": "t", "content": "c"})
+    assert created.status == 201
+    listed = session.proxy_execute("notes", "/notes")
+    assert listed.status == 200
+
+
+async def test_aproxy_execute(arouter: ToolRouter, user: str) -> None:
+    session = await arouter.acreate_session(user, toolkits=["notes"])
+    result = await session.aproxy_execute("notes", "/notes")
+    assert result.status == 200
+
+
+def test_files_round_trip_never_sends_the_key(
+    router: ToolRouter, server: EmulatorServer, tmp_path: Path, user: str
+) -> None:
+    session = new_session(router, user)
+    local = tmp_path / "report.csv"
+    local.write_text("a,b\n1,2\n")
+    assert session.files.upload(local) == "report.csv"
+    assert session.files.upload(b"hello", "/notes/hi.txt") == "notes/hi.txt"
+    assert session.files.list().paths == ["notes/hi.txt", "report.csv"]
+    assert session.files.list(prefix="notes").paths == ["notes/hi.txt"]
+    assert session.files.download("notes/hi.txt") == b"hello"
+    target = session.files.download("report.csv", to=tmp_path / "out" / "r.csv")
+    assert Path(target).read_text() == "a,b\n1,2\n"
+    session.files.delete("report.csv")
+    session.files.delete("report.csv")  # idempotent
+    assert session.files.list().paths == ["notes/hi.txt"]
+    presigned = [r for r in server.log if r.operation.startswith("presigned_")]
+    assert len(presigned) == 4
+    assert not any(r.had_api_key for r in presigned)
+
+
+async def test_async_files_round_trip(
+    arouter: ToolRouter, server: EmulatorServer, user: str
+) -> None:
+    session = await arouter.acreate_session(user, toolkits=["notes"])
+    assert await session.files.aupload(b"x" * 10, "d/x.bin") == "d/x.bin"
+    assert (await session.files.alist()).paths == ["d/x.bin"]
+    assert await session.files.adownload("d/x.bin") == b"x" * 10
+    await session.files.adelete("d/x.bin")
+    assert (await session.files.alist()).paths == []
+    assert not any(r.had_api_key for r in server.log if r.operation.startswith("presigned_"))
+
+
+def test_file_inputs_are_checked(router: ToolRouter, tmp_path: Path, user: str) -> None:
+    session = new_session(router, user)
+    with pytest.raises(ValueError, match="remote_path"):
+        session.files.upload(b"x")
+    with pytest.raises(FileNotFoundError):
+        session.files.upload(tmp_path / "missing.txt")
+    with pytest.raises(ValueError, match="mount path"):
+        session.files.download("/")
