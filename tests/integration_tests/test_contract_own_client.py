@@ -33,7 +33,7 @@ def test_all_operations_on_v3_paths(server: EmulatorServer, client: ToolRouterCl
     session = client.create_session(user_id="own-user", toolkits=["github", "notes"])
     session_id = session.session_id
     assert client.get_session(session_id).config.user_id == "own-user"
-    assert [t.slug for t in client.list_tools(session_id).items][0] == "COMPOSIO_SEARCH_TOOLS"
+    assert client.list_tools(session_id).items[0].slug == "COMPOSIO_SEARCH_TOOLS"
     assert {t.slug for t in client.list_toolkits(session_id).items} == {"github", "notes"}
     found = client.search(session_id, "create a note")
     assert found.results[0].primary_tool_slugs[0] == "NOTES_CREATE_NOTE"

@@ -69,7 +69,7 @@ def test_paginate_counters_and_cap() -> None:
     assert (last.items, last.current_page, last.next_cursor) == ([6], 3, None)
     capped = paginate(list(range(7)), cursor=None, limit=100, default_limit=10, max_limit=5)
     assert len(capped.items) == 5
-    empty = paginate([], cursor=None, limit=None, default_limit=10, max_limit=5)
+    empty = paginate(list[int](), cursor=None, limit=None, default_limit=10, max_limit=5)
     assert (empty.items, empty.total_pages, empty.next_cursor) == ([], 1, None)
 
 
