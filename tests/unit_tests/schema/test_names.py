@@ -1,0 +1,118 @@
+"""Property names that cannot be pydantic attributes keep their exact name on the wire and in
+the model-facing schema, and arrive unchanged."""
+
+from __future__ import annotations
+
+import keyword
+
+import pytest
+
+from langchain_toolrouter.schema import json_schema_to_model
+
+TRICKY_NAMES = [
+    "first name",
+    "from",
+    "User-Agent",
+    "$vectorSearch",
+    "a.b",
+    "why?",
+    "9lives",
+    "ünïcode",
+    "名前",
+    "class",
+    "global",
+    "lambda",
+    "None",
+    "True",
+    "schema",
+    "json",
+    "dict",
+    "copy",
+    "validate",
+    "fields",
+    "construct",
+    "parse_obj",
+    "model_config",
+    "model_fields",
+    "model_dump",
+    "model_x",
+    "_from",
+    "__init__",
+    "_",
+    "config",
+    "callbacks",
+    "run_manager",
+    "tool_call_id",
+    "self",
+    "",
+    " ",
+    "a-b",
+    "a_b",
+    "from_",
+    "json_",
+]
+
+
+@pytest.mark.parametrize("name", TRICKY_NAMES)
+def test_name_round_trips(name: str) -> None:
+    schema = {
+        "type": "object",
+        "properties": {name: {"type": "string", "description": f"the {name!r} field"}},
+        "required": [name],
+        "additionalProperties": False,
+    }
+    conversion = json_schema_to_model(schema, name="names")
+    assert list(conversion.llm_schema["properties"]) == [name]
+    assert conversion.llm_schema["required"] == [name]
+    args = {name: "value"}
+    assert conversion.validate(args) == args
+    model = conversion.model
+    instance = model.model_validate(args)
+    assert conversion.payload(instance) == args
+    assert model.model_json_schema()["properties"].keys() == {name}
+    (attr,) = model.model_fields
+    assert attr.isidentifier()
+    assert not keyword.iskeyword(attr)
+    assert not attr.startswith("_")
+    assert model.model_fields[attr].alias == name
+    assert getattr(instance, attr) == "value"
+
+
+def test_all_tricky_names_together_nested_and_in_arrays() -> None:
+    props = {name: {"type": "integer"} for name in TRICKY_NAMES}
+    schema = {
+        "type": "object",
+        "properties": {
+            **props,
+            "nested": {"type": "object", "properties": props, "additionalProperties": False},
+            "rows": {
+                "type": "array",
+                "items": {"type": "object", "properties": props, "required": list(props)},
+            },
+        },
+        "required": list(props),
+        "additionalProperties": False,
+    }
+    conversion = json_schema_to_model(schema, name="everything")
+    flat = {name: i for i, name in enumerate(TRICKY_NAMES)}
+    args = {**flat, "nested": dict(flat), "rows": [dict(flat), dict(flat)]}
+    assert conversion.validate(args) == args
+    model = conversion.model
+    assert conversion.payload(model.model_validate(args)) == args
+    assert len(set(model.model_fields)) == len(TRICKY_NAMES) + 2
+    renamed = {e.pointer.rsplit("/", 1)[-1] for e in conversion.report.of_kind("renamed")}
+    assert "from" in renamed
+    assert "model_config" in renamed
+
+
+def test_python_name_is_not_accepted_on_the_wire() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"from": {"type": "string"}},
+        "additionalProperties": False,
+    }
+    conversion = json_schema_to_model(schema, name="alias_only")
+    with pytest.raises(ValueError, match="from_"):
+        conversion.validate({"from_": "x"})
+    with pytest.raises(ValueError, match="from_"):
+        conversion.model.model_validate({"from_": "x"})

@@ -1,0 +1,246 @@
+"""Non-standard schemas from the wild are read in their closest standard way and reported;
+only a schema that is not an object schema at all is refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonschema
+import pytest
+
+from langchain_toolrouter.schema import (
+    ArgsValidationError,
+    ConversionReport,
+    ReportEntry,
+    SchemaConversionError,
+    json_schema_to_model,
+)
+
+
+def _accepts(schema: dict[str, Any], args: dict[str, Any]) -> bool:
+    conversion = json_schema_to_model(schema, name="wild")
+    try:
+        assert conversion.validate(args) == args
+    except ArgsValidationError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize(
+    ("type_name", "good", "bad"),
+    [
+        ("dict", {"k": 1}, [1]),
+        ("float", 1.5, "1.5"),
+        ("double", 2, True),
+        ("int", 3, 3.5),
+        ("long", 3, "3"),
+        ("tuple", [1, 2], {"a": 1}),
+        ("list", [], "[]"),
+        ("String", "x", 1),
+        ("str", "x", None),
+        ("bool", False, "false"),
+        ("HashMap", {}, []),
+        ("ArrayList", [1], {}),
+    ],
+)
+def test_non_standard_type_names(type_name: str, good: Any, bad: Any) -> None:
+    schema = {"type": "dict", "properties": {"v": {"type": type_name}}, "required": ["v"]}
+    conversion = json_schema_to_model(schema, name="bfcl")
+    assert conversion.validate({"v": good}) == {"v": good}
+    with pytest.raises(ArgsValidationError):
+        conversion.validate({"v": bad})
+    pointers = {e.pointer for e in conversion.report.of_kind("approximated")}
+    assert {"/type", "/properties/v/type"} <= pointers
+    jsonschema.Draft202012Validator.check_schema(conversion.effective_schema)
+    jsonschema.Draft202012Validator.check_schema(conversion.llm_schema)
+
+
+@pytest.mark.parametrize("type_name", ["any", "Any", "mixed", "weird-type"])
+def test_any_and_unknown_types_accept_every_json_value(type_name: str) -> None:
+    schema = {"type": "object", "properties": {"v": {"type": type_name}}}
+    conversion = json_schema_to_model(schema, name="anything")
+    for value in ("x", 1, 1.5, None, [1], {"a": [None]}, True):
+        assert conversion.validate({"v": value}) == {"v": value}
+    assert conversion.report
+
+
+def test_missing_type_and_bare_property_map_root() -> None:
+    assert _accepts({"properties": {"a": {"type": "string"}}}, {"a": "x"})
+    bare = {"input": {"type": "string"}, "output": {"type": "string"}}
+    conversion = json_schema_to_model(bare, name="bare")
+    assert conversion.llm_schema == {"type": "object", "properties": bare}
+    assert conversion.validate({"input": "a"}) == {"input": "a"}
+    with pytest.raises(ArgsValidationError):
+        conversion.validate({"input": 1})
+    assert conversion.report.of_kind("approximated")[0].pointer == ""
+
+
+def test_empty_schema_is_an_open_object() -> None:
+    conversion = json_schema_to_model({}, name="empty")
+    assert conversion.validate({}) == {}
+    assert conversion.validate({"x": [1]}) == {"x": [1]}
+    assert conversion.llm_schema == {"type": "object"}
+
+
+def test_properties_on_a_non_object_is_dropped_and_reported() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"t": {"type": "array", "items": {"type": "string", "properties": {}}}},
+    }
+    conversion = json_schema_to_model(schema, name="odd")
+    assert conversion.validate({"t": ["a"]}) == {"t": ["a"]}
+    (entry,) = conversion.report.of_kind("dropped")
+    assert entry.pointer == "/properties/t/items/properties"
+    assert "properties" not in conversion.llm_schema["properties"]["t"]["items"]
+
+
+def test_required_naming_a_missing_property_stays_required() -> None:
+    schema = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a", "b"]}
+    conversion = json_schema_to_model(schema, name="ghost")
+    assert conversion.llm_schema["properties"]["b"] == {}
+    assert conversion.llm_schema["required"] == ["a", "b"]
+    with pytest.raises(ArgsValidationError, match="/b"):
+        conversion.validate({"a": "x"})
+    assert any("'b'" in e.reason for e in conversion.report)
+
+
+def test_defaults_that_violate_the_type_are_kept_but_never_injected() -> None:
+    schema = {
+        "type": "dict",
+        "properties": {
+            "auth": {"type": "string", "default": None},
+            "unisex": {
+                "type": "boolean",
+                "enum": ["True", "False", "dontcare"],
+                "default": "dontcare",
+            },
+        },
+    }
+    conversion = json_schema_to_model(schema, name="defaults")
+    assert conversion.llm_schema["properties"]["auth"]["default"] is None
+    assert conversion.validate({}) == {}
+    instance = conversion.model.model_validate({})
+    assert conversion.payload(instance) == {}
+
+
+def test_openapi_nullable_and_draft03_required() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "string", "nullable": True, "required": True}},
+    }
+    conversion = json_schema_to_model(schema, name="legacy")
+    assert conversion.validate({"a": None}) == {"a": None}
+    with pytest.raises(ArgsValidationError):
+        conversion.validate({})
+    assert len(conversion.report) == 2
+
+
+def test_uncompilable_pattern_is_dropped_and_reported() -> None:
+    schema = {"type": "object", "properties": {"a": {"type": "string", "pattern": "(?<name>x)["}}}
+    conversion = json_schema_to_model(schema, name="regex")
+    assert conversion.validate({"a": "anything"}) == {"a": "anything"}
+    (entry,) = conversion.report.of_kind("dropped")
+    assert entry.pointer == "/properties/a/pattern"
+
+
+def test_unresolvable_ref_degrades_to_any_and_is_reported() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/missing"}, "b": {"$ref": "https://x/y.json"}},
+    }
+    conversion = json_schema_to_model(schema, name="refs")
+    assert conversion.validate({"a": [1], "b": "x"}) == {"a": [1], "b": "x"}
+    assert {e.pointer for e in conversion.report.of_kind("dropped")} == {
+        "/properties/a/$ref",
+        "/properties/b/$ref",
+    }
+
+
+def test_draft07_ref_siblings_are_ignored_like_the_draft_says() -> None:
+    schema = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "definitions": {"s": {"type": "string"}},
+        "properties": {"a": {"$ref": "#/definitions/s", "maxLength": 1, "description": "kept"}},
+    }
+    conversion = json_schema_to_model(schema, name="draft7")
+    assert conversion.validate({"a": "long"}) == {"a": "long"}
+    assert jsonschema.Draft7Validator(schema).is_valid({"a": "long"})
+    assert conversion.llm_schema["properties"]["a"] == {"type": "string", "description": "kept"}
+
+
+@pytest.mark.parametrize(
+    ("schema", "pointer"),
+    [
+        ({"type": "string"}, "/type"),
+        ({"type": ["string", "null"]}, "/type"),
+        ([], ""),
+        ("object", ""),
+        (None, ""),
+    ],
+)
+def test_non_object_schema_is_refused_with_a_pointer(schema: Any, pointer: str) -> None:
+    with pytest.raises(SchemaConversionError) as info:
+        json_schema_to_model(schema, name="bad")
+    assert info.value.pointer == pointer
+    assert "object" in str(info.value)
+
+
+def test_root_type_list_with_object_is_narrowed() -> None:
+    conversion = json_schema_to_model({"type": ["object", "null"], "properties": {}}, name="n")
+    assert conversion.llm_schema["type"] == "object"
+    assert conversion.report.of_kind("approximated")[0].pointer == "/type"
+
+
+def test_report_reads_well() -> None:
+    empty = ConversionReport()
+    assert not empty
+    assert len(empty) == 0
+    assert "exact" in str(empty)
+    report = ConversionReport((ReportEntry("dropped", "/a/pattern", "bad regex"),))
+    assert report
+    assert str(report) == "dropped at /a/pattern: bad regex"
+    assert list(report) == [ReportEntry("dropped", "/a/pattern", "bad regex")]
+
+
+def test_validation_error_names_each_path_and_expectation() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "n": {"type": "integer", "maximum": 5},
+            "items": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"id": {"type": "string"}},
+                    "required": ["id"],
+                },
+            },
+            "mode": {"enum": ["a", "b"]},
+        },
+        "required": ["n"],
+        "additionalProperties": False,
+    }
+    conversion = json_schema_to_model(schema, name="errs")
+    with pytest.raises(ArgsValidationError) as info:
+        conversion.validate({"n": 9, "items": [{"id": "x"}, {}], "mode": "c", "extra": 1})
+    errors = {e["path"]: e for e in info.value.errors}
+    assert set(errors) == {"/n", "/items/1/id", "/mode", "/extra"}
+    assert errors["/n"]["expected"] == "a number <= 5"
+    assert errors["/mode"]["expected"] == 'one of "a", "b"'
+    text = str(info.value)
+    assert "'errs'" in text
+    for path in errors:
+        assert path in text
+    assert isinstance(info.value, ValueError)
+
+
+def test_non_json_values_are_refused_not_sent() -> None:
+    import datetime
+
+    conversion = json_schema_to_model({"type": "object"}, name="json_only")
+    for value in (datetime.datetime.now(), (1, 2), {1, 2}, float("nan"), b"x"):
+        with pytest.raises(ArgsValidationError, match="/v"):
+            conversion.validate({"v": value})
+    with pytest.raises(ArgsValidationError):
+        conversion.validate([])  # type: ignore[arg-type]
