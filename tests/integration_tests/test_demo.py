@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -20,8 +21,10 @@ def _env() -> dict[str, str]:
     return env
 
 
-def test_demo_runs_offline_and_ends_with_its_summary() -> None:
-    done = subprocess.run(
+@pytest.fixture(scope="module")
+def demo_run() -> subprocess.CompletedProcess[str]:
+    """One run of the demo exactly as the README says to run it."""
+    return subprocess.run(
         [sys.executable, "-m", "langchain_toolrouter", "demo"],
         capture_output=True,
         text=True,
@@ -30,6 +33,19 @@ def test_demo_runs_offline_and_ends_with_its_summary() -> None:
         cwd=ROOT,
         check=False,
     )
+
+
+def _stable(text: str) -> str:
+    """The transcript without what changes from run to run: ports and timings."""
+    text = re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT", text)
+    text = re.sub(r"\(\d+\.\d+s\)", "(T)", text)
+    return re.sub(r"(?m)^(  time\s+)\S+$", r"\1T", text)
+
+
+def test_demo_runs_offline_and_ends_with_its_summary(
+    demo_run: subprocess.CompletedProcess[str],
+) -> None:
+    done = demo_run
     out = done.stdout
     assert done.returncode == 0, out + done.stderr
     assert "No COMPOSIO_API_KEY set: starting the embedded Tool Router emulator" in out
@@ -42,6 +58,16 @@ def test_demo_runs_offline_and_ends_with_its_summary() -> None:
     assert "GMAIL_SEND_EMAIL" in summary
     assert "failures     1, recovered" in summary
     assert "Emulator stopped." in out
+
+
+def test_readme_transcript_matches_the_demo(demo_run: subprocess.CompletedProcess[str]) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## The demo", 1)[1].split("```text\n", 1)[1].split("```\n", 1)[0]
+    shown = block.removeprefix("$ python -m langchain_toolrouter demo\n")
+    assert _stable(shown) == _stable(demo_run.stdout), (
+        "README.md's demo transcript no longer matches the demo; paste a fresh run of "
+        "`python -m langchain_toolrouter demo` into its ```text block"
+    )
 
 
 def test_unusable_model_option_fails_with_a_fix() -> None:
