@@ -101,6 +101,12 @@ def build_routes() -> list[BaseRoute]:
         ),
         Route(_FILES, handlers.presigned_upload, methods=["PUT"], name="presigned_upload"),
         Route(_FILES, handlers.presigned_download, methods=["GET"], name="presigned_download"),
+        Route(
+            "/tool_router/{session_id}/mcp",
+            handlers.mcp_unavailable,
+            methods=["GET", "POST", "DELETE"],
+            name="mcp",
+        ),
     ]
     return routes
 

@@ -51,6 +51,7 @@ OPERATIONS = frozenset(
         "presigned_upload",
         "presigned_download",
         "connect_account",
+        "mcp",
     }
 )
 

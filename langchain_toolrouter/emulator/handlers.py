@@ -85,6 +85,7 @@ __all__ = [
     "list_mount_items",
     "list_toolkits",
     "list_tools",
+    "mcp_unavailable",
     "patch_session",
     "presigned_download",
     "presigned_upload",
@@ -643,6 +644,18 @@ def _presigned_target(request: Request, method: str) -> tuple[str, str, str]:
     if session_id not in state.store.sessions:
         raise session_not_found(session_id)
     return session_id, mount_id, path
+
+
+async def mcp_unavailable(request: Request) -> Response:
+    """The session's `mcp.url`: answered with a clear 501, the emulator speaks REST only."""
+    raise EmulatorError(
+        501,
+        "Emulator_McpNotSupported",
+        5010,
+        "The emulator does not serve the MCP transport of tool router sessions.",
+        suggested_fix="Use the REST operations instead: GET .../session/{id}/tools for the "
+        "schemas and POST .../execute to run tools (this library's tools do).",
+    )
 
 
 async def presigned_upload(request: Request) -> Response:

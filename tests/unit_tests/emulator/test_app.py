@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import httpx
 import pytest
 from starlette.applications import Starlette
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from langchain_toolrouter.emulator import create_app
-from tests.unit_tests.emulator.calls import OTHER_KEY, V3, V31
+from tests.unit_tests.emulator.calls import API_KEY, OTHER_KEY, V3, V31
 from tests.unit_tests.emulator.conftest import SessionFactory
 
 OPERATIONS = {
@@ -37,8 +38,8 @@ def test_route_table(app: Starlette) -> None:
     for route in app.routes:
         assert isinstance(route, Route)
         assert route.methods is not None
-        method = sorted(route.methods - {"HEAD"})[0]
-        table.add((method, route.path, route.name))
+        for method in route.methods - {"HEAD"}:
+            table.add((method, route.path, route.name))
     expected = {
         (method, prefix + path, name)
         for prefix in (V3, V31)
@@ -48,6 +49,7 @@ def test_route_table(app: Starlette) -> None:
         ("GET", "/_emulator/connect/{link_token}", "connect_account"),
         ("PUT", "/_emulator/files/{session_id}/{mount_id}/{path:path}", "presigned_upload"),
         ("GET", "/_emulator/files/{session_id}/{mount_id}/{path:path}", "presigned_download"),
+        *((method, "/tool_router/{session_id}/mcp", "mcp") for method in ("GET", "POST", "DELETE")),
     }
     assert table == expected
 
@@ -140,6 +142,26 @@ def test_unknown_route_and_wrong_method_use_the_error_body(client: TestClient) -
     wrong = client.put(f"{V31}/session")
     assert wrong.status_code == 405
     assert wrong.json()["error"]["status"] == 405
+
+
+def test_mcp_url_answers_a_clear_501(client: TestClient, new_session: SessionFactory) -> None:
+    session_id = new_session()
+    mcp_url = client.get(f"{V31}/session/{session_id}").json()["mcp"]["url"]
+    response = client.post(mcp_url, json={"jsonrpc": "2.0", "method": "tools/list", "id": 1})
+    assert response.status_code == 501
+    assert "REST" in response.json()["error"]["suggested_fix"]
+
+
+async def test_app_runs_under_httpx_asgi_transport(app: Starlette) -> None:
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(
+        transport=transport, base_url="http://emulator", headers={"x-api-key": API_KEY}
+    ) as client:
+        created = await client.post(f"{V3}/session", json={"user_id": "async"})
+        assert created.status_code == 201
+        session_id = created.json()["session_id"]
+        listed = await client.get(f"{V3}/session/{session_id}/tools")
+        assert listed.json()["total_items"] == 6
 
 
 def test_create_app_rejects_empty_keys() -> None:
