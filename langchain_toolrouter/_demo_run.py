@@ -572,7 +572,7 @@ def run_demo(
             report.service = f"embedded emulator at {base_url} (no COMPOSIO_API_KEY set)"
         printer.line(f"Chat model: {report.model}.")
 
-        from langchain_toolrouter.session import ToolRouter
+        from langchain_toolrouter import ToolRouter
 
         router = ToolRouter(api_key=api_key, base_url=base_url)
         with printer.progress("creating the session"):
