@@ -6,6 +6,7 @@ it records every request it saw, whether its handler ran, and the ``x-request-id
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import time
 import uuid
@@ -75,7 +76,7 @@ def settled(server: EmulatorServer) -> RequestLog:
         if now == seen:
             break
         seen = now
-        time.sleep(0.05)
+        time.sleep(0.03)
     return server.log
 
 
@@ -425,3 +426,25 @@ async def test_a_dead_port_gives_a_connect_error_after_bounded_attempts(flavor: 
         assert caught.value.request_id
     finally:
         await close(client)
+
+
+async def test_a_timed_out_execute_is_not_resent(client: AnyClient, server: EmulatorServer) -> None:
+    sid = await new_session(client, "slow")
+    server.faults.add(FaultRule(operation="execute", latency=0.6, times=1))
+    with pytest.raises(errors.RequestTimeoutError) as caught:
+        await call(client, "execute", sid, "NOTES_CREATE_NOTE", {"title": "slow"}, timeout=0.2)
+    assert caught.value.phase == "read"
+    assert caught.value.request_sent is True
+    await asyncio.sleep(0.8)  # let the service finish with the request the client gave up on
+    assert settled(server).count("execute") == 1, "a timed-out execute may have run: not resent"
+
+
+async def test_a_timed_out_read_is_retried(client: AnyClient, server: EmulatorServer) -> None:
+    sid = await new_session(client, "slowread")
+    server.faults.add(FaultRule(operation="get_session", latency=0.6, times=1))
+    session = await call(client, "get_session", sid, timeout=0.2)
+    assert session.session_id == sid
+    await asyncio.sleep(0.6)
+    records = settled(server).filter("get_session")
+    assert len(records) == 2
+    assert len({r.request_id for r in records}) == 1
