@@ -50,8 +50,19 @@ __all__ = [
 ]
 
 
+def _restore(cls: type[ToolRouterError], args: tuple[Any, ...], state: dict[str, Any]) -> Any:
+    exc = cls.__new__(cls, *args)
+    exc.args = args
+    exc.__dict__.update(state)
+    return exc
+
+
 class ToolRouterError(Exception):
     """Base of every error this package raises."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle and copy with every field (the constructors take keyword-only fields)."""
+        return (_restore, (type(self), self.args, dict(self.__dict__)))
 
 
 class ConfigurationError(ToolRouterError):
