@@ -106,6 +106,10 @@ class FaultMiddleware:
             nonlocal recorded
             if message["type"] == "http.response.start":
                 status_seen.append(int(message["status"]))
+                headers = list(message.get("headers", []))
+                if not any(name.lower() == b"x-request-id" for name, _ in headers):
+                    headers.append((b"x-request-id", request_id.encode("latin-1")))
+                message = {**message, "headers": headers}
             if decision.drop == "after":
                 captured.append(message)
                 return

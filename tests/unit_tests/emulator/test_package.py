@@ -1,0 +1,59 @@
+"""The emulator package: public names, optional-dependency error, kept off the runtime path."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from starlette.testclient import TestClient
+
+import langchain_toolrouter.emulator as emulator
+from tests.unit_tests.emulator.calls import API_KEY, V31
+
+
+def test_public_names() -> None:
+    assert sorted(emulator.__all__) == [
+        "Catalog",
+        "DEFAULT_API_KEY",
+        "EmulatorServer",
+        "EmulatorState",
+        "FaultRule",
+        "Faults",
+        "RequestLog",
+        "RequestRecord",
+        "Store",
+        "create_app",
+        "default_catalog",
+    ]
+
+
+def _run(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+
+
+def test_missing_extra_gives_an_install_hint() -> None:
+    result = _run("import sys; sys.modules['uvicorn'] = None; import langchain_toolrouter.emulator")
+    assert result.returncode != 0
+    assert 'pip install "langchain-toolrouter[emulator]"' in result.stderr
+
+
+def test_library_import_does_not_load_the_emulator() -> None:
+    code = (
+        "import sys, langchain_toolrouter; "
+        "bad = [m for m in ('langchain_toolrouter.emulator', 'starlette', 'uvicorn', 'bm25s') if m in sys.modules]; "
+        "print(bad)"
+    )
+    result = _run(code)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
+def test_user_api_key_header_is_accepted_and_request_id_echoed(client: TestClient) -> None:
+    client.headers.pop("x-api-key")
+    response = client.post(
+        f"{V31}/session",
+        json={"user_id": "u"},
+        headers={"x-user-api-key": API_KEY, "x-request-id": "r-1"},
+    )
+    assert response.status_code == 201
+    assert response.headers["x-request-id"] == "r-1"
