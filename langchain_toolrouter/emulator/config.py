@@ -150,6 +150,16 @@ def check_config(store: Store, project: str, user_id: str, config: SessionConfig
                     )
                 elif catalog.tool(slug) is None:
                     problems.append(f"preload.tools: unknown tool {slug!r}")
+    for kit, auth_config in (config.auth_configs or {}).items():
+        toolkit = catalog.toolkit(kit)
+        if toolkit is None:
+            problems.append(f"auth_configs.{kit}: unknown toolkit {kit!r} (known: {known_kits})")
+        elif toolkit.no_auth:
+            problems.append(f"auth_configs.{kit}: {kit} needs no auth, so it takes no auth config")
+        elif not auth_config.startswith("ac_"):
+            problems.append(
+                f"auth_configs.{kit}: {auth_config!r} is not an auth config id (ac_...)"
+            )
     for kit, ids in (config.connected_accounts or {}).items():
         for account_id in ids:
             account = store.find_account(project, account_id)

@@ -340,7 +340,12 @@ async def create_link(request: Request) -> Response:
     manage = record.config.manage_connections
     callback = body.callback_url or (manage.callback_url if manage else None)
     account = state.store.initiate_account(
-        user, toolkit.slug, auth_scheme=toolkit.auth_scheme, alias=body.alias, callback_url=callback
+        user,
+        toolkit.slug,
+        auth_scheme=toolkit.auth_scheme,
+        alias=body.alias,
+        callback_url=callback,
+        auth_config_id=(record.config.auth_configs or {}).get(toolkit.slug),
     )
     response = LinkResponse(
         connected_account_id=account.id,
@@ -467,6 +472,49 @@ def _ssrf_blocked(url: str, toolkit: str) -> EmulatorError:
     )
 
 
+AUTH_SCHEMES = frozenset(
+    {
+        "OAUTH2",
+        "DCR_OAUTH",
+        "API_KEY",
+        "BASIC_WITH_JWT",
+        "BASIC",
+        "BEARER_TOKEN",
+        "OAUTH1",
+        "NO_AUTH",
+        "SERVICE_ACCOUNT",
+        "GOOGLE_SERVICE_ACCOUNT",
+        "S2S_OAUTH2",
+    }
+)
+
+
+def _check_custom_connection(data: dict[str, Any], toolkit: str) -> None:
+    """Bring-your-own credentials: a known scheme, this toolkit, an access token for OAuth."""
+    problems = []
+    scheme = data.get("authScheme")
+    if scheme not in AUTH_SCHEMES:
+        problems.append(
+            f"custom_connection_data.authScheme: must be one of {', '.join(sorted(AUTH_SCHEMES))}"
+        )
+    if str(data.get("toolkitSlug", "")).lower() != toolkit:
+        problems.append(
+            f"custom_connection_data.toolkitSlug: must be {toolkit!r}, the proxied toolkit"
+        )
+    value = data.get("val")
+    if not isinstance(value, dict):
+        problems.append("custom_connection_data.val: must be an object of credentials")
+    elif scheme in ("OAUTH2", "DCR_OAUTH", "S2S_OAUTH2") and not value.get("access_token"):
+        problems.append("custom_connection_data.val.access_token: required for OAuth schemes")
+    if problems:
+        raise bad_request(
+            "Invalid custom_connection_data: " + "; ".join(problems),
+            suggested_fix="Send {authScheme, toolkitSlug, val} with the credentials of that scheme, "
+            "or leave it out to use the user's connected account.",
+            errors=problems,
+        )
+
+
 async def proxy_execute(request: Request) -> Response:
     """POST .../proxy_execute: answered by the toolkit's fake upstream; other hosts are blocked."""
     _, record = session_for(request)
@@ -494,8 +542,15 @@ async def proxy_execute(request: Request) -> Response:
             suggested_fix="Enable the toolkit in the session config.",
         )
     scope = SessionScope.build(state, record, None, base_url(request))
-    if not toolkit.no_auth and not scope.user.active_accounts(toolkit.slug):
+    own_credentials = body.custom_connection_data is not None
+    if own_credentials:
+        _check_custom_connection(body.custom_connection_data or {}, toolkit.slug)
+    if not toolkit.no_auth and not own_credentials and not scope.user.active_accounts(toolkit.slug):
         raise connection_required(toolkit, scope)
+    if body.binary_body is not None:
+        message = "This fake upstream accepts JSON bodies only; binary_body is not emulated."
+        headers = {"content-type": "application/json", "x-emulator-upstream": toolkit.upstream}
+        return _json(ProxyResult(status=415, data={"message": message}, headers=headers))
     method = "GET" if body.method == "HEAD" else body.method
     arguments: dict[str, Any] = dict(parse_qsl(url.query))
     arguments.update({p.name: p.value for p in body.parameters or [] if p.type == "query"})

@@ -356,7 +356,11 @@ def _manage(scope: SessionScope, args: ManageArgs) -> Outcome:
             }
             continue
         account = store.initiate_account(
-            scope.user, toolkit.slug, auth_scheme=toolkit.auth_scheme, callback_url=callback
+            scope.user,
+            toolkit.slug,
+            auth_scheme=toolkit.auth_scheme,
+            callback_url=callback,
+            auth_config_id=(scope.record.config.auth_configs or {}).get(toolkit.slug),
         )
         results[toolkit.slug] = {
             "toolkit": toolkit.slug,

@@ -171,15 +171,17 @@ class Store:
         auth_scheme: str,
         alias: str | None = None,
         callback_url: str | None = None,
+        auth_config_id: str | None = None,
     ) -> ConnectedAccount:
-        """A new INITIATED account and its link token."""
+        """A new INITIATED account and its link token (under the session's auth config, if
+        it names one for the toolkit)."""
         account = ConnectedAccount(
             id=self.new_id("ca_"),
             toolkit=toolkit,
             user_id=user.user_id,
             status="INITIATED",
             created_at=iso(utc_now()),
-            auth_config_id=f"ac_emulator_{toolkit}",
+            auth_config_id=auth_config_id or f"ac_emulator_{toolkit}",
             auth_scheme=auth_scheme,
             link_token=self.new_id("lt_", 16),
             alias=alias,

@@ -133,3 +133,58 @@ def test_proxy_bad_body_names_the_field(client: TestClient, new_session: Session
     response = proxy(client, session_id, toolkit_slug="notes", endpoint="/notes", method="FETCH")
     assert response.status_code == 400
     assert response.json()["error"]["errors"][0].startswith("method:")
+
+
+def test_own_credentials_skip_the_connection(
+    client: TestClient, new_session: SessionFactory
+) -> None:
+    session_id = new_session()
+    byo = {"authScheme": "OAUTH2", "toolkitSlug": "github", "val": {"access_token": "gho_x"}}
+    ok = proxy(
+        client,
+        session_id,
+        toolkit_slug="github",
+        endpoint="/user/repos",
+        method="GET",
+        custom_connection_data=byo,
+    )
+    assert ok.json()["status"] == 200
+    no_token = {**byo, "val": {}}
+    bad = proxy(
+        client,
+        session_id,
+        toolkit_slug="github",
+        endpoint="/user/repos",
+        method="GET",
+        custom_connection_data=no_token,
+    )
+    assert bad.status_code == 400
+    assert bad.json()["error"]["errors"] == [
+        "custom_connection_data.val.access_token: required for OAuth schemes"
+    ]
+    wrong_kit = {**byo, "toolkitSlug": "gmail", "authScheme": "MAGIC"}
+    worse = proxy(
+        client,
+        session_id,
+        toolkit_slug="github",
+        endpoint="/user/repos",
+        method="GET",
+        custom_connection_data=wrong_kit,
+    )
+    assert len(worse.json()["error"]["errors"]) == 2
+
+
+def test_binary_bodies_are_refused_by_the_fake_upstream(
+    client: TestClient, new_session: SessionFactory
+) -> None:
+    session_id = new_session()
+    response = proxy(
+        client,
+        session_id,
+        toolkit_slug="notes",
+        endpoint="/notes",
+        method="POST",
+        binary_body={"base64": "AAAA"},
+    )
+    assert response.status_code == 200
+    assert response.json()["status"] == 415

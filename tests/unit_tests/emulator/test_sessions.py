@@ -365,3 +365,25 @@ def test_attach_echoes_inline_customs(client: TestClient, new_session: SessionFa
         json={"experimental": {"custom_tools": [{**CUSTOM_TOOL, "slug": "LOCAL_x"}]}},
     )
     assert bad.status_code == 400
+
+
+def test_auth_configs_are_checked_and_used_for_links(client: TestClient) -> None:
+    bad = client.post(
+        f"{V31}/session",
+        json={"user_id": "a", "auth_configs": {"notes": "ac_1", "slack": "ac_2", "github": "x"}},
+    )
+    assert bad.status_code == 400
+    errors = bad.json()["error"]["errors"]
+    assert [e.split(":")[0] for e in errors] == [
+        "auth_configs.notes",
+        "auth_configs.slack",
+        "auth_configs.github",
+    ]
+    session_id = client.post(
+        f"{V31}/session", json={"user_id": "a", "auth_configs": {"github": "ac_mine"}}
+    ).json()["session_id"]
+    client.post(f"{V31}/session/{session_id}/link", json={"toolkit": "github"})
+    listed = client.get(
+        f"{V31}/session/{session_id}/toolkits", params={"toolkits": "github"}
+    ).json()
+    assert listed["items"][0]["connected_account"]["auth_config"]["id"] == "ac_mine"
