@@ -1028,34 +1028,73 @@ class ToolRouterSession:
         """Async twin of `execute`."""
         return await self._aroute(slug, dict(arguments or {}), account)
 
-    def tool(self, slug: str) -> ToolRouterTool:
-        """One tool by slug (a custom tool, a tool already listed or found, or fetched).
-
-        Raises:
-            LookupError: the service does not know the slug.
-        """
+    def _known_tool(self, slug: str) -> ToolRouterTool | Literal[False] | None:
+        """A tool from what this session already knows (`False`: nothing known; `None`: its
+        schema cannot be converted)."""
         custom = self._registry.resolve_exact(slug)
         if custom is not None:
-            built = self._custom_lc_tool(custom)
-        elif slug.upper() in self._schemas:
-            built = self._schema_tool(self._schemas[slug.upper()])
-        else:
+            return self._custom_lc_tool(custom)
+        cached = self._schemas.get(slug.upper())
+        if cached is not None:
+            return self._schema_tool(cached)
+        return False
+
+    def _from_fetched(
+        self, slug: str, result: m.ExecuteResult
+    ) -> ToolRouterTool | Literal[False] | None:
+        fetched = self._read_schemas(result)
+        found = fetched.get(slug) or fetched.get(slug.upper())
+        return False if found is None else self._tool_for(slug, found)
+
+    def _checked(
+        self, slug: str, built: ToolRouterTool | Literal[False] | None, reason: str | None
+    ) -> ToolRouterTool:
+        if built is False:
+            msg = f"no tool {slug!r} in session {self.session_id}: {reason or 'unknown slug'}"
+            raise LookupError(msg)
+        if built is None:
+            msg = f"tool {slug!r} has an input schema that cannot be used; see skipped_tools"
+            raise LookupError(msg)
+        return built
+
+    def tool(self, slug: str) -> ToolRouterTool:
+        """One tool by slug: a custom tool, a tool already listed or found, or fetched
+        (meta tools from the session's tool list, app tools with `COMPOSIO_GET_TOOL_SCHEMAS`).
+
+        Raises:
+            LookupError: the session has no such tool.
+        """
+        built = self._known_tool(slug)
+        reason = None
+        if built is False and _is_meta(slug):
+            self.get_tools()
+            built = self._known_tool(slug)
+        elif built is False:
             result = self._client.execute_meta(
                 self.session_id,
                 GET_TOOL_SCHEMAS,
                 {"tool_slugs": [slug]},
                 experimental=self._inline(),
             )
-            fetched = self._read_schemas(result)
-            found = fetched.get(slug) or fetched.get(slug.upper())
-            built = self._tool_for(slug, found) if found is not None else None
-            if found is None:
-                msg = f"no tool {slug!r} in session {self.session_id}: {result.error or 'unknown slug'}"
-                raise LookupError(msg)
-        if built is None:
-            msg = f"tool {slug!r} has an input schema that cannot be used; see skipped_tools"
-            raise LookupError(msg)
-        return built
+            built, reason = self._from_fetched(slug, result), result.error
+        return self._checked(slug, built, reason)
+
+    async def atool(self, slug: str) -> ToolRouterTool:
+        """Async twin of `tool`."""
+        built = self._known_tool(slug)
+        reason = None
+        if built is False and _is_meta(slug):
+            await self.aget_tools()
+            built = self._known_tool(slug)
+        elif built is False:
+            result = await self._aclient.execute_meta(
+                self.session_id,
+                GET_TOOL_SCHEMAS,
+                {"tool_slugs": [slug]},
+                experimental=self._inline(),
+            )
+            built, reason = self._from_fetched(slug, result), result.error
+        return self._checked(slug, built, reason)
 
     # ------------------------------------------------------------------ proxy and lifecycle
 

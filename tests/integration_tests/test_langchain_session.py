@@ -223,8 +223,18 @@ def test_tool_by_slug(router: ToolRouter, user: str) -> None:
     session = new_session(router, user, custom_tools=[count_words])
     assert session.tool("NOTES_CREATE_NOTE").slug == "NOTES_CREATE_NOTE"
     assert session.tool("LOCAL_COUNT_WORDS").metadata["kind"] == "custom"  # type: ignore[index]
+    assert session.tool("COMPOSIO_MULTI_EXECUTE_TOOL").metadata["kind"] == "meta"  # type: ignore[index]
     with pytest.raises(LookupError, match="NOPE_TOOL"):
         session.tool("NOPE_TOOL")
+
+
+async def test_atool_by_slug(arouter: ToolRouter, user: str) -> None:
+    session = await arouter.acreate_session(user, toolkits=["notes"], custom_tools=[count_words])
+    assert (await session.atool("NOTES_CREATE_NOTE")).slug == "NOTES_CREATE_NOTE"
+    assert (await session.atool("COMPOSIO_SEARCH_TOOLS")).slug == "COMPOSIO_SEARCH_TOOLS"
+    assert (await session.atool("LOCAL_COUNT_WORDS")).slug == "LOCAL_COUNT_WORDS"
+    with pytest.raises(LookupError, match="no tool 'GITHUB_CREATE_AN_ISSUE'"):
+        await session.atool("GITHUB_CREATE_AN_ISSUE")  # github is not in this session
 
 
 # --------------------------------------------------------------------------- connections
@@ -281,7 +291,7 @@ def test_unconnected_tool_answers_with_a_link_then_works(
 
 async def test_async_unconnected_tool_answers_with_a_link(arouter: ToolRouter, user: str) -> None:
     session = await arouter.acreate_session(user, toolkits=["github"])
-    tool = session.tool("GITHUB_CREATE_AN_ISSUE")
+    tool = await session.atool("GITHUB_CREATE_AN_ISSUE")
     message = await tool.ainvoke(call(tool, issue(user)))
     assert message.status == "error"
     assert "open this link" in message.content
