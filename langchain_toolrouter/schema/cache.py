@@ -5,7 +5,7 @@ Two levels, checked in order:
 1. identity: the very same schema object seen before (a dict lookup, well under a microsecond);
    the object is held, so its ``id`` cannot be reused. Schemas are treated as immutable once
    converted: mutating one in place and converting it again returns the earlier conversion.
-2. content: the canonical JSON text of the schema (sorted keys) as the key, so equal schemas
+2. content: the compact JSON text of the schema as the key, so equal schemas
    from different sessions share one conversion core (effective schema, model-facing schema,
    compiled validator); each tool name gets its own light :class:`Conversion` over it.
 
@@ -28,10 +28,12 @@ V = TypeVar("V")
 
 
 def canonical_key(schema: Mapping[str, Any]) -> str:
-    """The schema as canonical JSON text: equal schemas give equal keys."""
-    return json.dumps(
-        schema, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=repr
-    )
+    """The schema as compact JSON text: equal schemas give equal keys.
+
+    Key order is kept on purpose: property order is part of the model-facing schema, so two
+    schemas listing the same properties in another order are different conversions.
+    """
+    return json.dumps(schema, separators=(",", ":"), ensure_ascii=False, default=repr)
 
 
 class LRU(Generic[K, V]):

@@ -42,9 +42,11 @@ class ConversionCore:
 
     __slots__ = (
         "_check",
+        "_has_refs",
         "_llm",
         "_lock",
         "_placeholders",
+        "_renames",
         "effective_schema",
         "normalize_entries",
         "options",
@@ -54,6 +56,8 @@ class ConversionCore:
         normalized = normalize(schema)
         self.effective_schema: dict[str, Any] = normalized.schema
         self.normalize_entries = tuple(normalized.entries)
+        self._has_refs = normalized.has_refs
+        self._renames: tuple[ReportEntry, ...] | None = None
         self.options = options
         self._llm: tuple[dict[str, Any], tuple[ReportEntry, ...]] | None = None
         self._check: Check | None = None
@@ -67,13 +71,21 @@ class ConversionCore:
             bounded = opts.recursion_depth
             if opts.strict_provider == "gemini" and bounded is None:
                 bounded = 2
-            schema, entries = inline_refs(self.effective_schema, bounded=bounded)
+            if self._has_refs:
+                schema, entries = inline_refs(self.effective_schema, bounded=bounded)
+            else:  # nothing to inline: the effective schema already is the model-facing one
+                schema, entries = self.effective_schema, []
             if opts.strict_provider is not None:
                 schema, more = adapt_for_provider(schema, opts.strict_provider)
                 entries = entries + more
-            entries += _rename_entries(self.effective_schema)
             self._llm = (schema, tuple(entries))
         return self._llm
+
+    @property
+    def renames(self) -> tuple[ReportEntry, ...]:
+        if self._renames is None:
+            self._renames = tuple(_rename_entries(self.effective_schema))
+        return self._renames
 
     @property
     def placeholders(self) -> PlaceholderNulls | None:
@@ -128,7 +140,8 @@ class Conversion:
     @property
     def report(self) -> ConversionReport:
         """Everything renamed, approximated or dropped, each with a JSON pointer and a reason."""
-        return ConversionReport(self._core.normalize_entries + self._core.llm[1])
+        core = self._core
+        return ConversionReport(core.normalize_entries + core.llm[1] + core.renames)
 
     @property
     def model(self) -> type[BaseModel]:

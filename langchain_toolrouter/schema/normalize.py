@@ -112,17 +112,51 @@ _KEYWORDS = frozenset(
         "propertyNames",
     )
 )
+_SKIPPED = frozenset(("$ref", "$schema", "$id", "nullable"))
+# Keywords this pass looks at; any other key is copied unchanged.
+_HANDLED = (
+    frozenset(
+        (
+            "type",
+            "items",
+            "additionalItems",
+            "required",
+            "dependencies",
+            "enum",
+            "pattern",
+            "uniqueItems",
+        )
+    )
+    | frozenset(_SUBSCHEMA_KEYS)
+    | frozenset(_SCHEMA_MAP_KEYS)
+    | frozenset(_SCHEMA_LIST_KEYS)
+    | frozenset(_NUMBER_KEYS)
+    | frozenset(_COUNT_KEYS)
+    | _SKIPPED
+)
 _LEGACY_DRAFT = re.compile(r"draft-0[0-7]")
+
+
+def _eff(pointer: str | None, *tokens: str | int) -> str | None:
+    """An effective-schema pointer extended by ``tokens`` (None stays None: same as source)."""
+    if pointer is None:
+        return None
+    for token in tokens:
+        pointer = join(pointer, token)
+    return pointer
 
 
 class Normalized:
     """The effective 2020-12 schema and the report entries the rewrite produced."""
 
-    __slots__ = ("entries", "schema")
+    __slots__ = ("entries", "has_refs", "schema")
 
-    def __init__(self, schema: dict[str, Any], entries: list[ReportEntry]) -> None:
+    def __init__(
+        self, schema: dict[str, Any], entries: list[ReportEntry], *, has_refs: bool
+    ) -> None:
         self.schema = schema
         self.entries = entries
+        self.has_refs = has_refs  # any $ref or $defs/definitions left in ``schema``
 
 
 def normalize(raw: Any) -> Normalized:
@@ -149,6 +183,7 @@ class _Normalizer:
         schema_uri = raw.get("$schema")
         self.legacy = isinstance(schema_uri, str) and bool(_LEGACY_DRAFT.search(schema_uri))
         self.prefix = ""  # added in front of every effective pointer (bare-map root)
+        self.has_defs = False
 
     def note(self, kind: ReportKind, pointer: str, reason: str) -> None:
         self.entries.append(ReportEntry(kind, pointer, reason))
@@ -167,14 +202,14 @@ class _Normalizer:
                 'the "properties" of an object schema with no required property',
             )
             self.prefix = "/properties"
-            props = {k: self.node(v, join("", k), f"/properties/{k}") for k, v in raw.items()}
+            props = {k: self.node(v, join("", k), join("/properties", k)) for k, v in raw.items()}
             root: dict[str, Any] = {"type": "object", "properties": props}
         else:
-            node = self.node(raw, "", "")
+            node = self.node(raw, "", None)
             root = node if isinstance(node, dict) else {}
             self.fix_root_type(root)
         self.rewrite_refs(root)
-        return Normalized(root, self.entries)
+        return Normalized(root, self.entries, has_refs=bool(self.refs) or self.has_defs)
 
     def fix_root_type(self, root: dict[str, Any]) -> None:
         types = root.get("type")
@@ -202,23 +237,19 @@ class _Normalizer:
 
     # -- one schema node ----------------------------------------------------------------------
 
-    def node(self, s: Any, src: str, eff: str) -> Any:
-        """The effective form of the subschema ``s`` found at source pointer ``src``."""
-        if src != eff:
+    def node(self, s: Any, src: str, eff: str | None) -> Any:
+        """The effective form of the subschema ``s`` found at source pointer ``src``.
+
+        ``eff`` is its pointer in the effective schema, or None while that is ``src`` itself.
+        """
+        if eff is not None and src != eff:
             self.moved[src] = eff
-        if isinstance(s, bool):
-            return s
-        if isinstance(s, str) and s.lower() in _TYPE_ALIASES:
-            self.note("approximated", src, f"schema given as the bare string {s!r}; read as a type")
-            s = {"type": s}
-        if not isinstance(s, Mapping):
-            self.note(
-                "dropped",
-                src,
-                f"a schema must be an object or boolean, got {type(s).__name__}; any JSON value "
-                "is accepted here",
-            )
-            return {}
+        if type(s) is not dict:
+            if isinstance(s, bool):
+                return s
+            s = self.coerce_node(s, src)
+            if s is None:
+                return {}
         out: dict[str, Any] = {}
         if "$ref" in s:
             if self.legacy and len(s) > 1:
@@ -237,13 +268,32 @@ class _Normalizer:
             else:
                 self.note("dropped", join(src, "$ref"), "$ref must be a string")
         for key, value in s.items():
-            if key in ("$ref", "$schema", "$id", "nullable"):
-                continue
-            self.keyword(out, key, value, s, src=src, eff=eff)
-        if s.get("nullable") is True:
+            if key not in _HANDLED:
+                out[key] = value  # annotations and vendor keywords pass through as they are
+            elif key == "type" and value in _STANDARD_TYPES:
+                out[key] = value
+            elif key not in _SKIPPED:
+                self.keyword(out, key, value, s, src=src, eff=eff)
+        if "nullable" in s and s["nullable"] is True:
             self.make_nullable(out, src)
-        self.fix_type_scoped(out, src)
+        if "type" in out:
+            self.fix_type_scoped(out, src)
         return out
+
+    def coerce_node(self, s: Any, src: str) -> Mapping[str, Any] | None:
+        """A non-dict schema read as a mapping, or None (reported) when it is not one at all."""
+        if isinstance(s, Mapping):
+            return s
+        if isinstance(s, str) and s.lower() in _TYPE_ALIASES:
+            self.note("approximated", src, f"schema given as the bare string {s!r}; read as a type")
+            return {"type": s}
+        self.note(
+            "dropped",
+            src,
+            f"a schema must be an object or boolean, got {type(s).__name__}; any JSON value "
+            "is accepted here",
+        )
+        return None
 
     def keyword(
         self,
@@ -253,18 +303,19 @@ class _Normalizer:
         s: Mapping[str, Any],
         *,
         src: str,
-        eff: str,
+        eff: str | None,
     ) -> None:
         here = join(src, key)
         if key == "type":
             self.type_keyword(out, value, here)
         elif key in _SUBSCHEMA_KEYS:
-            out[key] = self.node(value, here, join(eff, key))
+            out[key] = self.node(value, here, _eff(eff, key))
         elif key in _SCHEMA_MAP_KEYS:
+            if key in ("$defs", "definitions"):
+                self.has_defs = True
             if isinstance(value, Mapping):
                 out[key] = {
-                    k: self.node(v, join(here, k), join(join(eff, key), k))
-                    for k, v in value.items()
+                    k: self.node(v, join(here, k), _eff(eff, key, k)) for k, v in value.items()
                 }
                 if key == "properties":
                     self.lift_boolean_required(out, value, src)
@@ -273,8 +324,7 @@ class _Normalizer:
         elif key in _SCHEMA_LIST_KEYS:
             if isinstance(value, list) and value:
                 out[key] = [
-                    self.node(v, join(here, i), join(join(eff, key), i))
-                    for i, v in enumerate(value)
+                    self.node(v, join(here, i), _eff(eff, key, i)) for i, v in enumerate(value)
                 ]
             else:
                 self.note("dropped", here, f'"{key}" must be a non-empty list of schemas')
@@ -291,7 +341,7 @@ class _Normalizer:
                     out.setdefault("dependentRequired", {})[name] = dep
                 else:
                     out.setdefault("dependentSchemas", {})[name] = self.node(
-                        dep, join(here, name), join(join(eff, "dependentSchemas"), name)
+                        dep, join(here, name), _eff(eff, "dependentSchemas", name)
                     )
         elif key in _NUMBER_KEYS:
             self.number_keyword(out, key, value, s, here)
@@ -354,7 +404,7 @@ class _Normalizer:
         out["type"] = kept[0] if len(kept) == 1 and not isinstance(value, list) else kept
 
     def items_keyword(
-        self, out: dict[str, Any], value: Any, s: Mapping[str, Any], here: str, eff: str
+        self, out: dict[str, Any], value: Any, s: Mapping[str, Any], here: str, eff: str | None
     ) -> None:
         if isinstance(value, list):
             self.note(
@@ -362,18 +412,20 @@ class _Normalizer:
                 here,
                 'a list "items" (draft-07 tuple form) is read as "prefixItems"',
             )
+            node_pointer = here[: -len("/items")]
+            base = node_pointer if eff is None else eff  # the structure moves from here on
             out["prefixItems"] = [
-                self.node(v, join(here, i), join(join(eff, "prefixItems"), i))
+                self.node(v, join(here, i), _eff(base, "prefixItems", i))
                 for i, v in enumerate(value)
             ]
             if "additionalItems" in s:
                 out["items"] = self.node(
                     s["additionalItems"],
-                    join(here[: -len("/items")], "additionalItems"),
-                    join(eff, "items"),
+                    join(node_pointer, "additionalItems"),
+                    _eff(base, "items"),
                 )
             return
-        out["items"] = self.node(value, here, join(eff, "items"))
+        out["items"] = self.node(value, here, _eff(eff, "items"))
 
     def required_keyword(self, out: dict[str, Any], value: Any, here: str) -> None:
         if isinstance(value, bool):

@@ -26,12 +26,16 @@ _LIST = ("anyOf", "oneOf", "allOf", "prefixItems")
 
 
 def _escape(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
+    if "~" in token or "/" in token:
+        return token.replace("~", "~0").replace("/", "~1")
+    return token
 
 
 def join(pointer: str, token: str | int) -> str:
     """``pointer`` extended by one reference token."""
-    return f"{pointer}/{_escape(str(token))}"
+    if isinstance(token, int):
+        return f"{pointer}/{token}"
+    return f"{pointer}/{_escape(token)}"
 
 
 def to_pointer(path: Iterable[str | int]) -> str:
