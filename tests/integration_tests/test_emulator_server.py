@@ -117,3 +117,41 @@ def test_cli_help_names_every_option() -> None:
     )
     for option in ("--host", "--port", "--api-key", "--data-dir"):
         assert option in result.stdout
+
+
+def test_wait_for_connections_sees_a_link_opened_meanwhile() -> None:
+    import threading
+
+    with (
+        EmulatorServer(api_key="k") as server,
+        httpx.Client(base_url=server.base_url, headers={"x-api-key": "k"}, timeout=30) as client,
+    ):
+        session_id = client.post(
+            f"{V3}/session",
+            json={
+                "user_id": "w",
+                "manage_connections": {"enable": True, "enable_wait_for_connections": True},
+            },
+        ).json()["session_id"]
+        link = client.post(f"{V3}/session/{session_id}/link", json={"toolkit": "github"}).json()
+        results: list[httpx.Response] = []
+        waiter = threading.Thread(
+            target=lambda: results.append(
+                client.post(
+                    f"{V3}/session/{session_id}/execute",
+                    json={
+                        "tool_slug": "COMPOSIO_WAIT_FOR_CONNECTIONS",
+                        "arguments": {"toolkits": ["github"], "timeout_seconds": 20},
+                    },
+                )
+            )
+        )
+        started = time.monotonic()
+        waiter.start()
+        time.sleep(0.3)
+        assert httpx.get(link["redirect_url"]).status_code == 200
+        waiter.join(timeout=25)
+        assert time.monotonic() - started < 10
+        body = results[0].json()
+        assert body["error"] is None
+        assert body["data"]["connections"]["github"]["status"] == "ACTIVE"

@@ -8,7 +8,7 @@ from starlette.applications import Starlette
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from langchain_toolrouter.emulator import create_app
+from langchain_toolrouter.emulator import EmulatorState, create_app
 from tests.unit_tests.emulator.calls import API_KEY, OTHER_KEY, V3, V31
 from tests.unit_tests.emulator.conftest import SessionFactory
 
@@ -173,3 +173,13 @@ def test_a_single_key_string_is_accepted() -> None:
     app = create_app(api_keys="ak_single")
     with TestClient(app, headers={"x-api-key": "ak_single"}) as client:
         assert client.post(f"{V31}/session", json={"user_id": "u"}).status_code == 201
+
+
+def test_a_crash_is_a_500_with_the_error_body(app: Starlette, state: EmulatorState) -> None:
+    state.store.sessions = None  # type: ignore[assignment]  # break the store on purpose
+    with TestClient(app, headers={"x-api-key": API_KEY}, raise_server_exceptions=False) as client:
+        response = client.get(f"{V31}/session/trs_any", headers={"x-request-id": "boom-1"})
+    assert response.status_code == 500
+    error = response.json()["error"]
+    assert (error["slug"], error["request_id"]) == ("ToolRouterV2_InternalServerError", "boom-1")
+    assert "AttributeError" in error["message"]
