@@ -11,7 +11,7 @@ from __future__ import annotations
 import mimetypes
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 import httpx
 
@@ -155,6 +155,20 @@ class SessionFiles:
         put_bytes(target.upload_url, data, content_type, http_client=self._storage)
         return target.mount_relative_path or path
 
+    @overload
+    def download(
+        self, remote_path: str, to: None = None, *, max_bytes: int = DEFAULT_MAX_DOWNLOAD_BYTES
+    ) -> bytes: ...
+
+    @overload
+    def download(
+        self,
+        remote_path: str,
+        to: str | os.PathLike[str],
+        *,
+        max_bytes: int = DEFAULT_MAX_DOWNLOAD_BYTES,
+    ) -> Path: ...
+
     def download(
         self,
         remote_path: str,
@@ -198,6 +212,20 @@ class SessionFiles:
         )
         await aput_bytes(target.upload_url, data, content_type, http_client=self._astorage)
         return target.mount_relative_path or path
+
+    @overload
+    async def adownload(
+        self, remote_path: str, to: None = None, *, max_bytes: int = DEFAULT_MAX_DOWNLOAD_BYTES
+    ) -> bytes: ...
+
+    @overload
+    async def adownload(
+        self,
+        remote_path: str,
+        to: str | os.PathLike[str],
+        *,
+        max_bytes: int = DEFAULT_MAX_DOWNLOAD_BYTES,
+    ) -> Path: ...
 
     async def adownload(
         self,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.runnables import RunnableLambda
+from langchain_core.tools import BaseTool
 
 from langchain_toolrouter._display import ToolList
 from langchain_toolrouter._search_results import ToolSearchResult
@@ -120,7 +121,11 @@ def test_found_tools_bind_to_a_chat_model_in_a_chain(session: StandInSession) ->
     answer = chain.invoke("file a bug")
     assert answer.content == "I would call GITHUB_CREATE_AN_ISSUE"
     assert script.bound == [["GITHUB_CREATE_AN_ISSUE", "GITHUB_LIST_ISSUES", "NOTES_CREATE_NOTE"]]
-    piped = search | RunnableLambda(lambda tools: [t.name for t in tools])
+
+    def names(tools: list[BaseTool]) -> list[str]:
+        return [t.name for t in tools]
+
+    piped = search | RunnableLambda(names)
     assert piped.invoke("x")[0] == "GITHUB_CREATE_AN_ISSUE"
 
 
