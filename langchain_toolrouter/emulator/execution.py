@@ -91,6 +91,13 @@ class Outcome:
         )
 
 
+def connect_url(scope_base_url: str, link_token: str, overwrite: str | None = None) -> str:
+    """The browser link of a connection: on the emulator, or on `link_url_overwrite`'s origin
+    (the service lets a session swap the host of its connect links)."""
+    base = (overwrite or scope_base_url).rstrip("/")
+    return f"{base}/_emulator/connect/{link_token}"
+
+
 def connection_required(toolkit: Toolkit, scope: SessionScope) -> EmulatorError:
     """The service's "no active connection" error, naming the ways to connect."""
     path = f"/tool_router/session/{scope.record.id}/link"

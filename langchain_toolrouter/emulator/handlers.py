@@ -28,6 +28,7 @@ from langchain_toolrouter.emulator.errors import EmulatorError, bad_request, ses
 from langchain_toolrouter.emulator.execution import (
     Outcome,
     SessionScope,
+    connect_url,
     connection_required,
     run_app_tool,
 )
@@ -126,6 +127,7 @@ async def create_session(request: Request) -> Response:
     toolkits = list(inline.custom_toolkits or []) if inline else []
     _, tool_echoes, toolkit_echoes = resolve_customs(state.catalog, tools, toolkits)
     version = api_version(request)
+    overwrite = _link_overwrite(inline.link_url_overwrite if inline else None)
     timezone_name = None
     if inline and inline.assistive_prompt_config:
         timezone_name = inline.assistive_prompt_config.user_timezone
@@ -139,6 +141,7 @@ async def create_session(request: Request) -> Response:
         # v3 keeps custom definitions with the session; v3.1 needs them inline on each call.
         custom_tools=tools if version == "v3" else [],
         custom_toolkits=toolkits if version == "v3" else [],
+        link_url_overwrite=overwrite,
         assistive_prompt=(
             f"You can reach the apps of user {body.user_id} through Composio meta tools: search "
             "with COMPOSIO_SEARCH_TOOLS, connect with COMPOSIO_MANAGE_CONNECTIONS, run with "
@@ -155,6 +158,21 @@ async def create_session(request: Request) -> Response:
         custom_toolkits=toolkit_echoes,
     )
     return _json(payload, 201)
+
+
+def _link_overwrite(value: str | None) -> str | None:
+    """Check `experimental.link_url_overwrite`: an absolute http(s) origin for connect links."""
+    if value is None:
+        return None
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise bad_request(
+            f"experimental.link_url_overwrite {value!r} is not an absolute http(s) URL.",
+            suggested_fix="Give the origin your users should open links on, e.g. "
+            "'https://connect.example.com'.",
+            errors=["experimental.link_url_overwrite: must be an absolute http(s) URL"],
+        )
+    return value
 
 
 def _stored_echoes(request: Request, record: SessionRecord) -> dict[str, Any]:
@@ -192,6 +210,8 @@ async def patch_session(request: Request) -> Response:
         )
     config = patch_config(record.config, body)
     check_config(state.store, project, record.user_id, config)
+    if body.experimental is not None and "link_url_overwrite" in body.experimental.model_fields_set:
+        record.link_url_overwrite = _link_overwrite(body.experimental.link_url_overwrite)
     state.store.update_config(record, config)
     return _json(session_payload(record, state.store, base_url(request)))
 
@@ -350,7 +370,7 @@ async def create_link(request: Request) -> Response:
     response = LinkResponse(
         connected_account_id=account.id,
         link_token=account.link_token,
-        redirect_url=f"{base_url(request)}_emulator/connect/{account.link_token}",
+        redirect_url=connect_url(base_url(request), account.link_token, record.link_url_overwrite),
         experimental=LinkExperimental(account_type=experimental.account_type or "PRIVATE"),
     )
     return _json(response, 201)
@@ -716,7 +736,19 @@ async def mcp_unavailable(request: Request) -> Response:
 async def presigned_upload(request: Request) -> Response:
     """PUT /_emulator/files/...: store the raw body (signature, not the key, authorizes)."""
     session_id, mount_id, path = _presigned_target(request, "PUT")
-    state_of(request).mounts.write(session_id, mount_id, path, await request.body())
+    mounts = state_of(request).mounts
+    declared = request.headers.get("content-length", "")
+    too_big = declared.isdigit() and int(declared) > mounts.max_upload_bytes
+    data = b"" if too_big else await request.body()
+    if too_big or len(data) > mounts.max_upload_bytes:
+        raise EmulatorError(
+            413,
+            "ToolRouterV2_FileTooLarge",
+            4314,
+            f"The upload exceeds the {mounts.max_upload_bytes} byte limit of a mount file.",
+            suggested_fix="Upload a smaller file, or split it into several files.",
+        )
+    mounts.write(session_id, mount_id, path, data)
     return Response(status_code=200)
 
 

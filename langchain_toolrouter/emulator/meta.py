@@ -21,6 +21,7 @@ from langchain_toolrouter.emulator.execution import (
     Outcome,
     SessionScope,
     check_app_tool,
+    connect_url,
     run_app_tool,
 )
 from langchain_toolrouter.emulator.policy import allowed_tools, meta_tools
@@ -367,7 +368,9 @@ def _manage(scope: SessionScope, args: ManageArgs) -> Outcome:
             "status": "initiated",
             "has_active_connection": False,
             "connected_account_id": account.id,
-            "redirect_url": f"{scope.base_url}_emulator/connect/{account.link_token}",
+            "redirect_url": connect_url(
+                scope.base_url, account.link_token, scope.record.link_url_overwrite
+            ),
             "instruction": f"Ask the user to open the redirect_url to connect {toolkit.name}.",
         }
     data = {"results": results, "message": "Share each redirect_url with the user to connect."}

@@ -65,10 +65,18 @@ def _forbidden(message: str) -> EmulatorError:
 class MountStore:
     """Files of every session mount under one root directory, plus URL signing."""
 
-    def __init__(self, root: Path, *, secret: bytes, url_ttl: float = 900.0) -> None:
+    def __init__(
+        self,
+        root: Path,
+        *,
+        secret: bytes,
+        url_ttl: float = 900.0,
+        max_upload_bytes: int = 100 * 1024 * 1024,
+    ) -> None:
         self.root = root
         self._secret = secret
         self.url_ttl = url_ttl
+        self.max_upload_bytes = max_upload_bytes
 
     # -- paths ---------------------------------------------------------------------------------
 

@@ -92,6 +92,7 @@ class SessionRecord:
     custom_tools: list[CustomToolDefinition] = field(default_factory=list)
     custom_toolkits: list[CustomToolkitDefinition] = field(default_factory=list)
     assistive_prompt: str = ""
+    link_url_overwrite: str | None = None
 
 
 class Store:

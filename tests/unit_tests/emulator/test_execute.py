@@ -380,3 +380,27 @@ def test_toolkits_listing_filters_and_pagination(
     assert (len(page["items"]), page["total_pages"]) == (2, 2)
     capped = client.get(f"{V31}/session/{session_id}/toolkits", params={"limit": 1000}).json()
     assert capped["total_pages"] == 1
+
+
+def test_link_url_overwrite_changes_the_link_origin(client: TestClient) -> None:
+    created = client.post(
+        f"{V31}/session",
+        json={
+            "user_id": "u",
+            "experimental": {"link_url_overwrite": "https://connect.example.com"},
+        },
+    )
+    session_id = created.json()["session_id"]
+    link = client.post(f"{V31}/session/{session_id}/link", json={"toolkit": "github"}).json()
+    assert (
+        link["redirect_url"]
+        == f"https://connect.example.com/_emulator/connect/{link['link_token']}"
+    )
+    client.patch(f"{V31}/session/{session_id}", json={"experimental": {"link_url_overwrite": None}})
+    again = client.post(f"{V31}/session/{session_id}/link", json={"toolkit": "github"}).json()
+    assert again["redirect_url"].startswith("http://testserver/_emulator/connect/")
+    bad = client.post(
+        f"{V31}/session",
+        json={"user_id": "u", "experimental": {"link_url_overwrite": "connect.example.com"}},
+    )
+    assert bad.status_code == 400

@@ -212,3 +212,19 @@ def test_mounts_of_one_session_are_invisible_to_another(
     ]
     keyless.put(url, content=b"1")
     assert client.get(f"{mounts(second)}/items").json()["items"] == []
+
+
+def test_oversized_upload_is_413(
+    anonymous: TestClient, new_session: SessionFactory, state: EmulatorState
+) -> None:
+    session_id = new_session()
+    state.mounts.max_upload_bytes = 4
+    url = anonymous.post(
+        f"{mounts(session_id)}/upload_url",
+        json={"mount_relative_path": "big.bin"},
+        headers={"x-api-key": API_KEY},
+    ).json()["upload_url"]
+    response = anonymous.put(url, content=b"12345")
+    assert response.status_code == 413
+    assert "4 byte limit" in response.json()["error"]["message"]
+    assert anonymous.put(url, content=b"1234").status_code == 200
