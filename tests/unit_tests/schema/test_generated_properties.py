@@ -1,0 +1,209 @@
+"""Property tests over generated schemas: random combinations of the constructs tool schemas use,
+with tricky property names, judged by jsonschema exactly like the corpus schemas."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from langchain_toolrouter.schema import ArgsValidationError, ConversionOptions, json_schema_to_model
+
+from .oracle import instances, mutations, oracle
+
+SCALE = float(os.environ.get("TOOLROUTER_PROPERTY_SCALE", "1"))
+
+NAMES = st.sampled_from(
+    [
+        "a",
+        "b",
+        "id",
+        "from",
+        "first name",
+        "json",
+        "schema",
+        "model_config",
+        "_x",
+        "$ref",
+        "User-Agent",
+        "config",
+        "callbacks",
+        "ünï",
+        "validate",
+        "copy",
+        "fields",
+        "class",
+        "a.b",
+    ]
+)
+PATTERNS = st.sampled_from(["^[a-z]+$", "\\d", "^x-", "^.{0,3}$", "[A-Z]"])
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 5),
+    st.sampled_from([0.5, -1.5, 2.0]),
+    st.sampled_from(["", "a", "on", "5", "True"]),
+)
+
+
+def _strings() -> st.SearchStrategy[dict[str, Any]]:
+    return st.fixed_dictionaries(
+        {"type": st.just("string")},
+        optional={
+            "minLength": st.integers(0, 3),
+            "maxLength": st.integers(3, 8),
+            "pattern": PATTERNS,
+            "format": st.sampled_from(
+                ["date-time", "uri", "email", "uuid", "int64", "binary", "date"]
+            ),
+            "description": st.just("a string"),
+        },
+    )
+
+
+def _numbers() -> st.SearchStrategy[dict[str, Any]]:
+    return st.fixed_dictionaries(
+        {"type": st.sampled_from(["integer", "number"])},
+        optional={
+            "minimum": st.integers(-10, 0),
+            "maximum": st.integers(1, 100),
+            "exclusiveMinimum": st.integers(-20, -11),
+            "exclusiveMaximum": st.integers(101, 200),
+            "multipleOf": st.sampled_from([1, 2, 0.5]),
+            "default": SCALARS,
+        },
+    )
+
+
+LEAVES = st.one_of(
+    _strings(),
+    _numbers(),
+    st.just({"type": "boolean"}),
+    st.just({"type": "null"}),
+    st.just({}),
+    st.lists(SCALARS, min_size=1, max_size=4, unique_by=lambda v: json.dumps(v)).map(
+        lambda e: {"enum": e}
+    ),
+    SCALARS.map(lambda c: {"const": c}),
+    st.lists(
+        st.sampled_from(["string", "integer", "number", "boolean", "null", "array", "object"]),
+        min_size=1,
+        max_size=3,
+        unique=True,
+    ).map(lambda t: {"type": t}),
+)
+
+
+def _object(children: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any]]:
+    @st.composite
+    def build(draw: st.DrawFn) -> dict[str, Any]:
+        props = draw(st.dictionaries(NAMES, children, max_size=4))
+        schema: dict[str, Any] = {"type": "object", "properties": props}
+        names = sorted(props)
+        if names:
+            schema["required"] = draw(
+                st.lists(st.sampled_from(names), unique=True, max_size=len(names))
+            )
+        extra = draw(st.sampled_from(["absent", "true", "false", "schema", "pattern"]))
+        if extra == "true":
+            schema["additionalProperties"] = True
+        elif extra == "false":
+            schema["additionalProperties"] = False
+        elif extra == "schema":
+            schema["additionalProperties"] = draw(LEAVES)
+        elif extra == "pattern":
+            schema["patternProperties"] = {draw(PATTERNS): draw(LEAVES)}
+            schema["additionalProperties"] = False
+        return schema
+
+    return build()
+
+
+def _composite(children: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any]]:
+    return st.one_of(
+        _object(children),
+        st.fixed_dictionaries(
+            {"type": st.just("array"), "items": children},
+            optional={
+                "minItems": st.integers(0, 2),
+                "maxItems": st.integers(2, 4),
+                "uniqueItems": st.booleans(),
+            },
+        ),
+        st.lists(children, min_size=1, max_size=3).map(lambda b: {"anyOf": b}),
+        st.lists(children, min_size=1, max_size=3).map(lambda b: {"oneOf": b}),
+        st.lists(children, min_size=1, max_size=2).map(lambda b: {"allOf": b}),
+        children.map(lambda c: {"anyOf": [c, {"type": "null"}]}),
+    )
+
+
+SCHEMAS = _object(st.recursive(LEAVES, _composite, max_leaves=6))
+
+_SETTINGS = settings(
+    max_examples=max(1, round(60 * SCALE)),
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
+
+
+def _accepts(conversion: Any, instance: Any) -> bool:
+    try:
+        payload = conversion.validate(instance)
+    except ArgsValidationError:
+        return False
+    assert payload == instance
+    return True
+
+
+@pytest.mark.slow
+@_SETTINGS
+@given(schema=SCHEMAS, data=st.data())
+def test_generated_schemas_are_exact_and_strict(
+    schema: dict[str, Any], data: st.DataObject
+) -> None:
+    jsonschema.Draft202012Validator.check_schema(schema)
+    conversion = json_schema_to_model(schema, name="generated")
+    assert not [e for e in conversion.report if e.kind != "renamed"], str(conversion.report)
+    jsonschema.Draft202012Validator.check_schema(conversion.llm_schema)
+    judge = oracle(schema)
+    instance = data.draw(instances(schema), label="valid instance")
+    assert judge.is_valid(instance)
+    assert _accepts(conversion, instance)
+    assert conversion.payload(conversion.model.model_validate(instance)) == instance
+    for _ in range(3):
+        mutated = data.draw(mutations(instance), label="mutation")
+        if isinstance(mutated, dict):
+            assert _accepts(conversion, mutated) == judge.is_valid(mutated), mutated
+
+
+@pytest.mark.slow
+@settings(_SETTINGS, max_examples=max(1, round(30 * SCALE)))
+@given(schema=SCHEMAS, data=st.data())
+def test_openai_strict_variant_round_trips_calls(
+    schema: dict[str, Any], data: st.DataObject
+) -> None:
+    """Valid calls pass the strict variant unchanged, and so do they with a null placeholder for
+    every optional, non-nullable property left out (what a strict-mode model sends). A null for
+    a property that does accept null is a real value and is kept."""
+    conversion = json_schema_to_model(
+        schema, name="strict", options=ConversionOptions(strict_provider="openai")
+    )
+    llm = conversion.llm_schema
+    jsonschema.Draft202012Validator.check_schema(llm)
+    instance = data.draw(instances(schema), label="valid instance")
+    assert conversion.validate(instance) == instance
+    placeholders = {
+        name: None
+        for name, prop in schema["properties"].items()
+        if name not in instance
+        and name not in schema.get("required", ())
+        and not jsonschema.Draft202012Validator(prop).is_valid(None)
+    }
+    as_sent_by_model = {**instance, **placeholders}
+    assert llm["required"] == list(schema["properties"])
+    assert conversion.validate(as_sent_by_model) == instance
