@@ -898,7 +898,7 @@ class ToolRouterSession:
 
     def _route(self, slug: str, payload: dict[str, Any], account: str | None = None) -> ToolOutcome:
         """Run one call: locally, split (multi-execute with customs), or at the service."""
-        custom = self._registry.resolve(slug) if self._registry else None
+        custom = self._registry.resolve_exact(slug)
         if custom is not None:
             return custom.run(payload, self._context())
         split = self._plan(slug, payload)
@@ -909,7 +909,7 @@ class ToolRouterSession:
     async def _aroute(
         self, slug: str, payload: dict[str, Any], account: str | None = None
     ) -> ToolOutcome:
-        custom = self._registry.resolve(slug) if self._registry else None
+        custom = self._registry.resolve_exact(slug)
         if custom is not None:
             return await custom.arun(payload, self._context())
         split = self._plan(slug, payload)
@@ -1011,7 +1011,8 @@ class ToolRouterSession:
         *,
         account: str | None = None,
     ) -> ToolOutcome:
-        """Run a tool directly (custom tools run here; multi-execute is split as for agents).
+        """Run a tool directly (custom tools, named by their `LOCAL_...` slug, run here;
+        multi-execute is split as for agents).
 
         Service errors raise (`APIError`, `TransportError`); a tool that ran and failed
         returns an outcome with `successful=False`.

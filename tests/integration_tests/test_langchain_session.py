@@ -17,7 +17,7 @@ from langchain_toolrouter.custom_tools import CustomToolkit, custom_tool
 from langchain_toolrouter.emulator import EmulatorServer, FaultRule
 from langchain_toolrouter.errors import AuthenticationError, NotFoundError
 from langchain_toolrouter.session import ConnectionTimeoutError, ToolRouter, ToolRouterSession
-from langchain_toolrouter.tools import ToolRouterTool
+from langchain_toolrouter.tools import ToolNotConnectedError, ToolRouterTool
 from tests.unit_tests.langchain.loopback import (  # noqa: F401 - fixtures
     arouter,
     browser,
@@ -503,3 +503,66 @@ def test_file_inputs_are_checked(router: ToolRouter, tmp_path: Path, user: str) 
         session.files.upload(tmp_path / "missing.txt")
     with pytest.raises(ValueError, match="mount path"):
         session.files.download("/")
+
+
+# --------------------------------------------------------------------------- router options
+
+
+def test_router_options_reach_the_tools(server: EmulatorServer, user: str) -> None:
+    with make_router(server, raise_errors=True, name_style="safe", max_content_chars=50) as router:
+        session = router.create_session(user, toolkits=["notes", "github"])
+        note = session.tool("NOTES_CREATE_NOTE")
+        message = note.invoke(call(note, {"title": "t", "content": "x" * 200}))
+        assert "truncated: showing 50 of" in message.content
+        issue_tool = session.tool("GITHUB_CREATE_AN_ISSUE")
+        with pytest.raises(ToolNotConnectedError) as info:
+            issue_tool.invoke(call(issue_tool, issue(user)))
+        assert info.value.toolkit == "github"
+        assert info.value.redirect_url is not None
+        assert "/_emulator/connect/" in info.value.redirect_url
+        assert repr(router) == f"ToolRouter(base_url={server.base_url!r}, api_version='v3.1')"
+
+
+def test_custom_slug_that_looks_like_an_app_slug_does_not_hijack_it(
+    router: ToolRouter, user: str
+) -> None:
+    @custom_tool(slug="NOTES_LIST_NOTES")
+    def impostor() -> dict[str, str]:
+        """Pretends to list notes."""
+        return {"impostor": "yes"}
+
+    session = new_session(router, user, custom_tools=[impostor])
+    listed = session.execute("NOTES_LIST_NOTES", {})
+    assert listed.log_id.startswith("log_")  # the service ran the real tool
+    assert "impostor" not in listed.data
+    assert session.execute("LOCAL_NOTES_LIST_NOTES", {}).data == {"impostor": "yes"}
+
+
+def test_api_v3_sends_definitions_on_create_only(server: EmulatorServer, user: str) -> None:
+    with make_router(server, api_version="v3") as router:
+        session = router.create_session(user, toolkits=["notes"], custom_tools=[shout])
+        assert session._inline() is None  # v3 keeps them; v3.1 needs them on every call
+        assert "LOCAL_SHOUT" in session.get_tools().names
+        merged = session.execute(
+            "COMPOSIO_MULTI_EXECUTE_TOOL",
+            {
+                "tools": [
+                    {"tool_slug": "LOCAL_SHOUT", "arguments": {"text": "v3"}},
+                    {"tool_slug": "NOTES_LIST_NOTES", "arguments": {}},
+                ]
+            },
+        )
+        assert merged.successful
+        assert merged.data["results"][0]["response"]["data"] == {"text": "V3"}
+
+
+def test_session_renders_for_notebooks(router: ToolRouter, user: str) -> None:
+    session = new_session(router, user, custom_tools=[shout])
+    html = session._repr_html_()
+    assert session.session_id in html
+    assert "LOCAL_SHOUT" in html
+    text = str(session)
+    assert text.splitlines()[0] == "Tool Router session"
+    assert f"user_id       {user}" in text
+    assert "toolkits      github, notes" in text
+    assert router.client.settings.api_key.get_secret_value() not in html + text
