@@ -48,7 +48,7 @@ class ReminderOverride(_Closed):
 class Reminders(_Closed):
     use_default: bool = Field(default=True, description="Use the calendar's default reminders.")
     overrides: list[ReminderOverride] = Field(
-        default_factory=list, max_length=5, description="Custom reminders (at most 5)."
+        default=[], max_length=5, description="Custom reminders (at most 5)."
     )
 
 
@@ -63,7 +63,7 @@ class CreateEventArgs(_Closed):
     )
     description: str | None = Field(default=None, description="Description of the event.")
     location: str | None = Field(default=None, description="Free-form location.")
-    attendees: list[Attendee] = Field(default_factory=list, description="People to invite.")
+    attendees: list[Attendee] = Field(default=[], description="People to invite.")
     reminders: Reminders | None = Field(default=None, description="Reminder settings.")
     visibility: Literal["default", "public", "private"] = Field(
         default="default", description="Who can see the event details."

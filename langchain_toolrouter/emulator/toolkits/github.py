@@ -124,10 +124,8 @@ class ListReposArgs(_Paging):
 class CreateIssueArgs(_RepoRef):
     title: str = Field(min_length=1, description="The title of the issue.")
     body: str | None = Field(default=None, description="The contents of the issue (Markdown).")
-    labels: list[str] = Field(
-        default_factory=list, description="Labels to associate with this issue."
-    )
-    assignees: list[str] = Field(default_factory=list, description="Logins of users to assign.")
+    labels: list[str] = Field(default=[], description="Labels to associate with this issue.")
+    assignees: list[str] = Field(default=[], description="Logins of users to assign.")
 
 
 class ListIssuesArgs(_RepoRef, _Paging):

@@ -99,8 +99,8 @@ class SendEmailArgs(_Closed):
     subject: str = Field(default="", description="Subject line of the email.")
     body: str = Field(min_length=1, description="Body of the email, plain text or HTML.")
     is_html: bool = Field(default=False, description="Set to true when body is HTML.")
-    cc: list[str] = Field(default_factory=list, description="Carbon copy recipients' addresses.")
-    bcc: list[str] = Field(default_factory=list, description="Blind carbon copy recipients.")
+    cc: list[str] = Field(default=[], description="Carbon copy recipients' addresses.")
+    bcc: list[str] = Field(default=[], description="Blind carbon copy recipients.")
 
 
 class FetchEmailsArgs(_Closed):
@@ -111,7 +111,7 @@ class FetchEmailsArgs(_Closed):
         examples=["from:billing@shop.example is:unread"],
     )
     label_ids: list[str] = Field(
-        default_factory=lambda: ["INBOX"],
+        default=["INBOX"],
         description="Only messages carrying all of these labels, e.g. INBOX, SENT, UNREAD.",
     )
     max_results: int = Field(default=10, ge=1, le=500, description="Maximum messages to return.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field
 
 from langchain_toolrouter.emulator.catalog import (
     CatalogTool,
@@ -32,7 +32,7 @@ class _Closed(BaseModel):
 class CreateNoteArgs(_Closed):
     title: str = Field(min_length=1, max_length=200, description="Title of the note.")
     content: str = Field(default="", description="Body of the note (Markdown).")
-    tags: list[str] = Field(default_factory=list, description="Tags to file the note under.")
+    tags: list[str] = Field(default=[], description="Tags to file the note under.")
     pinned: bool = Field(default=False, description="Pinned notes are listed first.")
 
 
@@ -51,7 +51,7 @@ class KvSetArgs(_Closed):
         pattern=r"^[A-Za-z0-9_.:-]{1,128}$",
         description="Key (letters, digits, '_', '.', ':', '-'; at most 128 characters).",
     )
-    value: JsonValue = Field(description="Any JSON value to store under the key.")
+    value: Any = Field(description="Any JSON value to store under the key.")
 
 
 class KvGetArgs(_Closed):
