@@ -73,7 +73,7 @@ QUICK = Settings(
     reps=7, warmup=1, cached_batch=200, thousand_reps=3, valid_calls=10, invalid_calls=20
 )
 FULL = Settings(
-    reps=25, warmup=2, cached_batch=1000, thousand_reps=9, valid_calls=40, invalid_calls=60
+    reps=15, warmup=2, cached_batch=500, thousand_reps=5, valid_calls=30, invalid_calls=40
 )
 
 
@@ -140,6 +140,9 @@ class Measures:
 
     def medians(self, measure: str) -> dict[str, float]:
         return {t: statistics.median(v) for t, v in self.times.get(measure, {}).items()}
+
+    def minima(self, measure: str) -> dict[str, float]:
+        return {t: float(min(v)) for t, v in self.times.get(measure, {}).items()}
 
 
 def _tool_id(index: int, tool: Tool) -> str:
@@ -232,6 +235,7 @@ def run_speed(
 
     medians = {m: measures.medians(m) for m, _c, _f in plan}
     result: dict[str, Any] = {
+        "reps": settings.reps,
         "per_tool": {
             m: {**_summary_us(v), "failures": measures.failures.get(m, {})}
             for m, v in medians.items()
@@ -243,6 +247,8 @@ def run_speed(
         "per_tool_medians_us": {m: {t: v / 1000 for t, v in d.items()} for m, d in medians.items()},
     }
     result["ratios"] = _ratios(medians)
+    # Best-of-N per tool: less sensitive to other processes on a shared machine.
+    result["ratios_best_of"] = _ratios({m: measures.minima(m) for m, _c, _f in plan})
     return result
 
 
@@ -528,6 +534,11 @@ def print_report(
                 f"(p5 {r['p5']:.1f}x, corpus total {r['total_ratio']:.1f}x, "
                 f"{r['tools_meeting_goal']}/{r['tools']} tools >= {goal:g}x)"
             )
+            best = speed["ratios_best_of"][key]
+            print(
+                f"        best-of-{speed['reps']} times instead of medians: median {best['median']:.1f}x, "
+                f"p5 {best['p5']:.1f}x, {best['tools_meeting_goal']}/{best['tools']} tools"
+            )
         r = ratios["convert_vs_composio_convert"]
         print(
             f"        (conversion + llm_schema alone: median {r['median']:.1f}x, p5 {r['p5']:.1f}x)"
@@ -648,6 +659,11 @@ def markdown_tables(doc: dict[str, Any]) -> str:
             f"{r['median']:.1f}x per tool (p5 {r['p5']:.1f}x; {r['tools_meeting_goal']}/{r['tools']} "
             f"tools >= 10x) | {_verdict(targets['load_vs_composio_convert'])} |"
         )
+        best = speed["ratios_best_of"]["load_vs_composio_convert"]
+        lines.append(
+            f"| ... the same from best-of-{speed['reps']} times | median {best['median']:.1f}x "
+            f"(p5 {best['p5']:.1f}x; {best['tools_meeting_goal']}/{best['tools']} tools >= 10x) | |"
+        )
         r = ratios["first_call_vs_composio_convert"]
         lines.append(
             f"| first call (validator incl.) no slower than composio's conversion | median "
@@ -697,12 +713,39 @@ def markdown_tables(doc: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def profile_ours(ours: Converter, tools: list[Tool]) -> None:
+    """Print where loading 1,000 distinct tools spends its time (cold cache, cProfile)."""
+    import cProfile
+    import pstats
+
+    thousand = replicate(tools, 1000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for tool in thousand[:64]:
+            ours.load(tool)  # warm-up: imports and first-use setup
+        ours.clear()
+        profiler = cProfile.Profile()
+        profiler.enable()
+        for tool in thousand:
+            ours.load(tool)
+        profiler.disable()
+    ours.clear()
+    stats = pstats.Stats(profiler, stream=sys.stdout).strip_dirs()
+    stats.sort_stats("cumulative").print_stats(30)
+    stats.sort_stats("tottime").print_stats(20)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; exit status 0 whatever the verdicts (it measures, it does not gate)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repetitions and calls (~2 min)")
     parser.add_argument("--json", metavar="PATH", help="also write every figure to this JSON file")
     parser.add_argument("--schemas", metavar="DIR", help="the corpus folder (*.jsonl)")
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="only profile ours: cProfile of loading 1,000 distinct tools from a cold cache",
+    )
     parser.add_argument(
         "--markdown", metavar="PATH", help="also write the result tables for docs/benchmarks.md"
     )
@@ -713,6 +756,9 @@ def main(argv: list[str] | None = None) -> int:
     schema_dir = find_schema_dir(args.schemas)
     tools = load_corpus(schema_dir)
     converters, missing = available_converters()
+    if args.profile:
+        profile_ours(converters[0], tools)
+        return 0
     machine = _machine()
 
     print(
