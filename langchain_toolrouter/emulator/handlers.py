@@ -7,6 +7,7 @@ import html
 import re
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel
 from starlette.requests import Request
@@ -128,9 +129,11 @@ async def create_session(request: Request) -> Response:
     _, tool_echoes, toolkit_echoes = resolve_customs(state.catalog, tools, toolkits)
     version = api_version(request)
     overwrite = _link_overwrite(inline.link_url_overwrite if inline else None)
-    timezone_name = None
-    if inline and inline.assistive_prompt_config:
-        timezone_name = inline.assistive_prompt_config.user_timezone
+    timezone_name = _timezone(
+        inline.assistive_prompt_config.user_timezone
+        if inline and inline.assistive_prompt_config
+        else None
+    )
     record = SessionRecord(
         id=state.store.new_id("trs_"),
         project=project,
@@ -143,9 +146,9 @@ async def create_session(request: Request) -> Response:
         custom_toolkits=toolkits if version == "v3" else [],
         link_url_overwrite=overwrite,
         assistive_prompt=(
-            f"You can reach the apps of user {body.user_id} through Composio meta tools: search "
-            "with COMPOSIO_SEARCH_TOOLS, connect with COMPOSIO_MANAGE_CONNECTIONS, run with "
-            f"COMPOSIO_MULTI_EXECUTE_TOOL. User timezone: {timezone_name or 'UTC'}."
+            f"You can reach the apps of user {body.user_id} through these tools: "
+            f"{', '.join(meta_tools(config))}. Search before you call an app tool, connect a "
+            f"toolkit before you use it. User timezone: {timezone_name}."
         ),
     )
     state.store.add_session(record)
@@ -158,6 +161,21 @@ async def create_session(request: Request) -> Response:
         custom_toolkits=toolkit_echoes,
     )
     return _json(payload, 201)
+
+
+def _timezone(name: str | None) -> str:
+    """The IANA zone of `assistive_prompt_config.user_timezone` (UTC when absent)."""
+    if name is None:
+        return "UTC"
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise bad_request(
+            f"experimental.assistive_prompt_config.user_timezone {name!r} is not an IANA time zone.",
+            suggested_fix="Use a zone name such as 'Europe/Paris' or 'America/New_York'.",
+            errors=["experimental.assistive_prompt_config.user_timezone: unknown time zone"],
+        ) from exc
+    return name
 
 
 def _link_overwrite(value: str | None) -> str | None:

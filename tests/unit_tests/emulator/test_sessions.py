@@ -387,3 +387,29 @@ def test_auth_configs_are_checked_and_used_for_links(client: TestClient) -> None
         f"{V31}/session/{session_id}/toolkits", params={"toolkits": "github"}
     ).json()
     assert listed["items"][0]["connected_account"]["auth_config"]["id"] == "ac_mine"
+
+
+def test_assistive_prompt_names_the_timezone_and_exposed_tools(client: TestClient) -> None:
+    body = client.post(
+        f"{V31}/session",
+        json={
+            "user_id": "a",
+            "search": {"enable": False},
+            "experimental": {"assistive_prompt_config": {"user_timezone": "Europe/Paris"}},
+        },
+    ).json()
+    prompt = body["experimental"]["assistive_prompt"]
+    assert "Europe/Paris" in prompt
+    assert "COMPOSIO_MULTI_EXECUTE_TOOL" in prompt
+    assert "COMPOSIO_SEARCH_TOOLS" not in prompt
+    bad = client.post(
+        f"{V31}/session",
+        json={
+            "user_id": "a",
+            "experimental": {"assistive_prompt_config": {"user_timezone": "Mars/Olympus"}},
+        },
+    )
+    assert bad.status_code == 400
+    assert bad.json()["error"]["errors"] == [
+        "experimental.assistive_prompt_config.user_timezone: unknown time zone"
+    ]
