@@ -248,7 +248,7 @@ class ToolRouterTool(BaseTool):
             raise TypeError(msg)
         options = kwargs.get("schema_options")
         conversion = json_schema_to_model(
-            dict(schema), name=str(kwargs.get("slug") or kwargs.get("name")), options=options
+            schema, name=str(kwargs.get("slug") or kwargs.get("name")), options=options
         )
         kwargs.setdefault("args_schema", conversion.llm_schema)
         super().__init__(**kwargs)
