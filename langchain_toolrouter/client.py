@@ -45,6 +45,7 @@ from langchain_toolrouter.wire.codec import (
     build_request,
     map_transport_error,
     new_request_id,
+    parse_error,
     parse_response,
 )
 from langchain_toolrouter.wire.operations import Operation
@@ -79,6 +80,28 @@ def _check_http_client(given: object, expected: type[httpx.Client | httpx.AsyncC
             f"one); got {type(given).__module__}.{type(given).__qualname__}. For an in-process "
             "app use httpx.ASGITransport (async) or httpx.MockTransport."
         )
+
+
+def _hook_status_error(op: Operation[Any], exc: httpx.HTTPStatusError) -> Exception:
+    """The typed error for a status a caller's response hook raised on (``raise_for_status``).
+
+    httpx closes the response before the hook's exception leaves ``send``, so the body is only
+    available when it had already been read; otherwise the error carries the status alone.
+    """
+    original = exc.response
+    try:
+        content = original.content
+    except httpx.ResponseNotRead:
+        content = b""
+    headers = [
+        (name, value)
+        for name, value in original.headers.multi_items()
+        if name.lower() not in ("content-encoding", "content-length", "transfer-encoding")
+    ]
+    copy = httpx.Response(
+        original.status_code, headers=headers, content=content, request=original.request
+    )
+    return parse_error(op, copy)
 
 
 class _BaseClient:
@@ -289,6 +312,8 @@ class ToolRouterClient(_BaseClient):
         self._check_open()
         try:
             response = self._http.send(request, follow_redirects=False)
+        except httpx.HTTPStatusError as exc:  # a caller's event hook raised for the status
+            raise _hook_status_error(op, exc) from exc
         except httpx.HTTPError as exc:
             raise map_transport_error(op, exc, request.headers.get(REQUEST_ID_HEADER)) from exc
         try:
@@ -772,6 +797,8 @@ class AsyncToolRouterClient(_BaseClient):
         self._check_open()
         try:
             response = await self._http.send(request, follow_redirects=False)
+        except httpx.HTTPStatusError as exc:  # a caller's event hook raised for the status
+            raise _hook_status_error(op, exc) from exc
         except httpx.HTTPError as exc:
             raise map_transport_error(op, exc, request.headers.get(REQUEST_ID_HEADER)) from exc
         try:

@@ -448,3 +448,30 @@ async def test_a_timed_out_read_is_retried(client: AnyClient, server: EmulatorSe
     records = settled(server).filter("get_session")
     assert len(records) == 2
     assert len({r.request_id for r in records}) == 1
+
+
+async def test_a_raise_for_status_hook_on_a_real_socket_still_gives_typed_errors(
+    flavor: str, server: EmulatorServer
+) -> None:
+    def hook(response: httpx.Response) -> None:
+        response.raise_for_status()
+
+    async def ahook(response: httpx.Response) -> None:
+        response.raise_for_status()
+
+    http: httpx.Client | httpx.AsyncClient
+    if flavor == "sync":
+        http = httpx.Client(event_hooks={"response": [hook]})
+    else:
+        http = httpx.AsyncClient(event_hooks={"response": [ahook]})
+    client = open_client(flavor, server, http_client=http)
+    try:
+        with pytest.raises(errors.NotFoundError) as caught:
+            await call(client, "get_session", "trs_missing")
+        assert caught.value.status == 404
+        assert settled(server).count("get_session") == 1, "a 404 is not retried"
+    finally:
+        if isinstance(http, httpx.Client):
+            http.close()
+        else:
+            await http.aclose()

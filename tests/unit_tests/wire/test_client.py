@@ -739,3 +739,38 @@ async def test_deprecated_toolkits_are_warned_once(
     warned = [r.getMessage() for r in caplog.records if "deprecated" in r.getMessage()]
     assert len(warned) == 2
     assert f"oldkit-{id(client)}@1" in warned[0]
+
+
+async def test_a_callers_raise_for_status_hook_still_gives_typed_errors(
+    flavor: str, service: FakeService
+) -> None:
+    service.on(
+        "GET",
+        f"{ROOT}/{SID}",
+        reply(404, s.error_body(404, "gone", slug="ToolRouterV2_SessionNotFound")),
+    )
+    transport = httpx.MockTransport(service)
+    made: AnyClient
+    if flavor == "sync":
+        hooks: dict[str, Any] = {"response": [lambda response: response.raise_for_status()]}
+        made = ToolRouterClient(
+            api_key=API_KEY,
+            base_url=BASE_URL,
+            http_client=httpx.Client(transport=transport, event_hooks=hooks),
+        )
+    else:
+
+        async def raise_for_status(response: httpx.Response) -> None:
+            response.raise_for_status()
+
+        made = AsyncToolRouterClient(
+            api_key=API_KEY,
+            base_url=BASE_URL,
+            http_client=httpx.AsyncClient(
+                transport=transport, event_hooks={"response": [raise_for_status]}
+            ),
+        )
+    with pytest.raises(errors.NotFoundError) as caught:
+        await call(made, "get_session", SID)
+    assert caught.value.slug == "ToolRouterV2_SessionNotFound"
+    assert len(service.requests) == 1, "a 404 is not retried as if the network had failed"
