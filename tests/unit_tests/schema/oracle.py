@@ -83,14 +83,66 @@ def _formats(schema: Any) -> Iterator[str]:
 
 
 def instances(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
-    """Valid instances of ``schema``; formats hypothesis-jsonschema does not know are free text."""
+    """Valid instances of ``schema``; formats hypothesis-jsonschema does not know are free text.
+
+    hypothesis-jsonschema cannot generate for recursive schemas, so references are inlined
+    first (``unroll``), with deeper recursion cut to ``false`` (a stricter schema: whatever it
+    generates is still valid, and the tests re-check each instance with the oracle anyway).
+    """
+    if '"$ref"' in json.dumps(schema):
+        schema = unroll(schema)
     custom = {f: st.text(max_size=20) for f in _formats(schema) if f not in STRING_FORMATS}
     return from_schema(schema, custom_formats=custom)
 
 
+def unroll(root: dict[str, Any], depth: int = 3) -> dict[str, Any]:
+    """``root`` with every local ``$ref`` inlined, recursion cut to ``false`` after ``depth``."""
+
+    def walk(node: Any, stack: tuple[str, ...]) -> Any:
+        if isinstance(node, list):
+            return [walk(v, stack) for v in node]
+        if not isinstance(node, dict):
+            return node
+        if isinstance(node.get("$ref"), str) and node["$ref"].startswith("#"):
+            pointer = node["$ref"][1:]
+            if stack.count(pointer) >= depth:
+                return False
+            target: Any = root
+            for token in filter(None, pointer.split("/")):
+                token = token.replace("~1", "/").replace("~0", "~")
+                target = target[int(token)] if isinstance(target, list) else target[token]
+            rest = {k: walk(v, stack) for k, v in node.items() if k != "$ref"}
+            inlined = walk(target, (*stack, pointer))
+            return {"allOf": [inlined], **rest} if rest else inlined
+        return {
+            k: walk(v, stack) if k not in ("enum", "const", "default", "examples") else v
+            for k, v in node.items()
+            if k not in ("$defs", "definitions")
+        }
+
+    out = walk(root, ())
+    assert isinstance(out, dict)
+    return out
+
+
 _REPLACEMENTS: list[Any] = [
-    None, True, False, 0, -1, 1.5, 10**12, -(10**12), "", "5", "x" * 300, [], [1, "a"], {},
-    {"zz_unknown__": 1}, 1.0, "not-in-enum",
+    None,
+    True,
+    False,
+    0,
+    -1,
+    1.5,
+    10**12,
+    -(10**12),
+    "",
+    "5",
+    "x" * 300,
+    [],
+    [1, "a"],
+    {},
+    {"zz_unknown__": 1},
+    1.0,
+    "not-in-enum",
 ]
 
 
