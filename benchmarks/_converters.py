@@ -67,7 +67,8 @@ class Converter:
 
 
 class Ours(Converter):
-    """langchain_toolrouter.schema, and ToolRouterTool.from_schema when tools.py has it."""
+    """langchain_toolrouter.schema, and ToolRouterTool.from_schema when tools.py has it (then
+    calls go through ``tool.invoke`` and the payload is what the executor receives)."""
 
     key = "ours"
     label = "langchain-toolrouter"
@@ -77,6 +78,7 @@ class Ours(Converter):
 
         self._schema = schema
         self._tool_cls: Any = None
+        self.sent: list[dict[str, Any]] = []
         try:
             from langchain_toolrouter.tools import ToolRouterTool
 
@@ -105,9 +107,13 @@ class Ours(Converter):
     def load(self, tool: Tool) -> Any:
         if self._tool_cls is None:
             return self.convert(tool)
-        built = self._tool_cls.from_schema(tool.name, tool.description, tool.schema, _echo)
+        built = self._tool_cls.from_schema(tool.name, tool.description, tool.schema, self._capture)
         _openai_parameters(built)
         return built
+
+    def _capture(self, payload: dict[str, Any]) -> dict[str, Any]:
+        self.sent.append(payload)
+        return {}
 
     def conversion_of(self, handle: Any) -> Any:
         return handle.conversion if self._tool_cls is not None else handle
@@ -125,17 +131,22 @@ class Ours(Converter):
         return handle.llm_schema  # type: ignore[no-any-return]
 
     def send(self, handle: Any, call: dict[str, Any]) -> Any:
-        conversion = self.conversion_of(handle)
+        if self._tool_cls is not None:
+            # The whole LangChain path: invoke, argument parsing, our validation, the executor.
+            self.sent.clear()
+            try:
+                result = handle.invoke(call)
+            except Exception as exc:
+                raise Rejected(f"{type(exc).__name__}: {exc}", crash=True) from None
+            if not self.sent:
+                raise Rejected(str(result)[:300])
+            return self.sent[-1]
         try:
-            return conversion.validate(call)
+            return handle.validate(call)
         except self._schema.ArgsValidationError as exc:
             raise Rejected(str(exc)) from None
         except Exception as exc:
             raise Rejected(f"{type(exc).__name__}: {exc}", crash=True) from None
-
-
-def _echo(payload: dict[str, Any]) -> dict[str, Any]:
-    return payload
 
 
 class Composio(Converter):

@@ -527,14 +527,16 @@ def print_report(
             ),
         ):
             r = ratios[key]
-            ok = r["median"] >= goal
+            best = speed["ratios_best_of"][key]
+            # Conservative: other load on the machine slows the anchors' medians more than ours,
+            # so the target must hold on both the medians and the best-of-N times.
+            ok = min(r["median"], best["median"]) >= goal
             verdicts[key] = ok
             print(
                 f"   {_verdict(ok)} {text}: median per-tool ratio {r['median']:.1f}x "
                 f"(p5 {r['p5']:.1f}x, corpus total {r['total_ratio']:.1f}x, "
                 f"{r['tools_meeting_goal']}/{r['tools']} tools >= {goal:g}x)"
             )
-            best = speed["ratios_best_of"][key]
             print(
                 f"        best-of-{speed['reps']} times instead of medians: median {best['median']:.1f}x, "
                 f"p5 {best['p5']:.1f}x, {best['tools_meeting_goal']}/{best['tools']} tools"
