@@ -3,11 +3,7 @@ files and proxy).
 
 Sync methods use the sync client and `a*` methods the async client, both native: no event
 loop is started or borrowed here, so the sync API also works inside a running loop (Jupyter).
-Every tool call goes through one routing function: a local custom tool runs here; a
-`COMPOSIO_MULTI_EXECUTE_TOOL` call naming custom tools is split (local items run here
-concurrently, the rest go to the service in one call, results merged in order); anything else
-goes to the service (`execute`, or `execute_meta` for `COMPOSIO_*` slugs) with the custom
-definitions inline when the API version needs them (v3.1).
+Tool calls are routed by `_dispatch` (custom tools run here, split multi-execute, the service).
 """
 
 from __future__ import annotations
@@ -16,8 +12,6 @@ import asyncio
 import logging
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from contextvars import copy_context
 from typing import TYPE_CHECKING, Any, Literal
 
 import httpx
@@ -33,19 +27,14 @@ from langchain_toolrouter._connections import (
     toolkit_list,
 )
 from langchain_toolrouter._custom_registry import CustomRegistry, CustomToolInput
+from langchain_toolrouter._dispatch import Dispatcher, SessionToolExecutor, is_meta
 from langchain_toolrouter._display import ToolList, html_table, text_table
-from langchain_toolrouter._multi_execute import MULTI_EXECUTE_SLUG, MultiExecutePlan, merge, plan
 from langchain_toolrouter._results import DEFAULT_MAX_CONTENT_CHARS, ToolOutcome
 from langchain_toolrouter._search_results import ToolSearchResult
 from langchain_toolrouter._session_args import session_request
-from langchain_toolrouter._tool_errors import (
-    ToolNotConnectedError,
-    is_no_connection,
-    translate_error,
-)
 from langchain_toolrouter.client import AsyncToolRouterClient, ToolRouterClient
-from langchain_toolrouter.custom_tools import CustomTool, CustomToolContext
-from langchain_toolrouter.errors import APIError, ToolRouterError, TransportError
+from langchain_toolrouter.custom_tools import CustomTool
+from langchain_toolrouter.errors import ToolRouterError
 from langchain_toolrouter.files import SessionFiles
 from langchain_toolrouter.schema import ConversionOptions, SchemaConversionError
 from langchain_toolrouter.search import ToolRetriever, ToolSearch
@@ -62,7 +51,6 @@ _log = logging.getLogger("langchain_toolrouter")
 
 GET_TOOL_SCHEMAS = "COMPOSIO_GET_TOOL_SCHEMAS"
 _TOOLS_PAGE = 500
-_MAX_LOCAL_WORKERS = 5
 
 
 class ConnectionTimeoutError(ToolRouterError, TimeoutError):
@@ -80,10 +68,6 @@ class ConnectionTimeoutError(ToolRouterError, TimeoutError):
 
 class ToolSearchError(ToolRouterError):
     """The service's search failed for the query (its message is kept)."""
-
-
-def _is_meta(slug: str) -> bool:
-    return slug.upper().startswith("COMPOSIO_")
 
 
 # --------------------------------------------------------------------------- router
@@ -336,66 +320,6 @@ class ToolRouter:
         return ToolRouterSession(self, session, registry)
 
 
-# --------------------------------------------------------------------------- executor
-
-
-class _SessionExecutor:
-    """Runs one tool of a session and turns client errors the model can act on into
-    `ToolRouterToolError`s (others propagate)."""
-
-    def __init__(self, session: ToolRouterSession, slug: str, toolkit: str | None) -> None:
-        self._session = session
-        self._slug = slug
-        self._toolkit = toolkit
-
-    def execute(self, payload: dict[str, Any]) -> ToolOutcome:
-        try:
-            return self._session._route(self._slug, payload)
-        except (APIError, TransportError) as exc:
-            if isinstance(exc, APIError) and is_no_connection(exc):
-                raise self._session._not_connected(self._slug, self._toolkit, exc) from exc
-            mapped = translate_error(exc, tool=self._slug)
-            if mapped is None:
-                raise
-            raise mapped from exc
-
-    async def aexecute(self, payload: dict[str, Any]) -> ToolOutcome:
-        try:
-            return await self._session._aroute(self._slug, payload)
-        except (APIError, TransportError) as exc:
-            if isinstance(exc, APIError) and is_no_connection(exc):
-                error = await self._session._anot_connected(self._slug, self._toolkit, exc)
-                raise error from exc
-            mapped = translate_error(exc, tool=self._slug)
-            if mapped is None:
-                raise
-            raise mapped from exc
-
-
-def _not_connected_error(
-    slug: str, toolkit: str | None, exc: APIError, link: ConnectionLink | None, why: str | None
-) -> ToolNotConnectedError:
-    name = toolkit or "the toolkit"
-    if link is not None:
-        text = (
-            f"{slug} needs a connected {name} account and the user has none. Ask the user to "
-            f"open this link to connect {name}, then call {slug} again: {link.redirect_url}"
-        )
-    else:
-        text = f"{slug} needs a connected {name} account and the user has none. {exc.message}"
-        if exc.suggested_fix:
-            text += f" Suggested fix: {exc.suggested_fix}"
-        if why:
-            text += f" (A connect link could not be created: {why})"
-    return ToolNotConnectedError(
-        text,
-        tool=slug,
-        toolkit=toolkit,
-        redirect_url=link.redirect_url if link else None,
-        connected_account_id=link.connected_account_id if link else None,
-    )
-
-
 # --------------------------------------------------------------------------- session
 
 
@@ -415,7 +339,7 @@ class ToolRouterSession:
         self._session = session
         self._registry = registry
         self._schemas: dict[str, m.ToolSchema] = {}
-        self._links: dict[str, ConnectionLink] = {}
+        self._dispatch = Dispatcher(router, session.session_id, session.config.user_id, registry)
         self.files = SessionFiles(session.session_id, router)
         self.skipped_tools: list[tuple[str, str]] = []
 
@@ -467,9 +391,7 @@ class ToolRouterSession:
 
     def _inline(self) -> m.InlineCustomTools | None:
         """Custom definitions to send with this call (every call under v3.1)."""
-        if self._registry and self._router.api_version == "v3.1":
-            return self._registry.inline()
-        return None
+        return self._dispatch.inline()
 
     # ------------------------------------------------------------------ building tools
 
@@ -502,7 +424,7 @@ class ToolRouterSession:
                 slug=slug,
                 description=description or slug,
                 input_json_schema=dict(input_schema or {"type": "object", "properties": {}}),
-                executor=_SessionExecutor(self, slug, toolkit),
+                executor=SessionToolExecutor(self._dispatch, slug, toolkit),
                 metadata=metadata,
                 schema_options=router.schema_options,
                 max_content_chars=router.max_content_chars,
@@ -519,7 +441,7 @@ class ToolRouterSession:
             schema.description,
             schema.input_parameters,
             toolkit=schema.toolkit.slug if schema.toolkit else None,
-            kind="meta" if _is_meta(schema.slug) else "app",
+            kind="meta" if is_meta(schema.slug) else "app",
             tags=schema.tags,
             output_schema=schema.output_parameters,
         )
@@ -655,7 +577,7 @@ class ToolRouterSession:
                 found.description,
                 found.input_schema,
                 toolkit=found.toolkit,
-                kind="meta" if _is_meta(slug) else "app",
+                kind="meta" if is_meta(slug) else "app",
                 output_schema=found.output_schema,
             )
         cached = self._schemas.get(slug.upper())
@@ -821,7 +743,7 @@ class ToolRouterSession:
         while True:
             info = self._connection_state(toolkit, self.toolkits(toolkits=[toolkit]))
             if info.connected is not False:
-                self._links.pop(toolkit.lower(), None)
+                self._dispatch.forget_link(toolkit)
                 return info
             if time.monotonic() >= deadline:
                 raise ConnectionTimeoutError(toolkit, timeout, info.status)
@@ -836,173 +758,13 @@ class ToolRouterSession:
         while True:
             info = self._connection_state(toolkit, await self.atoolkits(toolkits=[toolkit]))
             if info.connected is not False:
-                self._links.pop(toolkit.lower(), None)
+                self._dispatch.forget_link(toolkit)
                 return info
             if time.monotonic() >= deadline:
                 raise ConnectionTimeoutError(toolkit, timeout, info.status)
             await asyncio.sleep(min(poll_interval, max(0.0, deadline - time.monotonic())))
 
-    def _not_connected(
-        self, slug: str, toolkit: str | None, exc: APIError
-    ) -> ToolNotConnectedError:
-        """The model-facing "connect first" error, with a link (one per toolkit, reused)."""
-        if toolkit is None:
-            return _not_connected_error(slug, None, exc, None, None)
-        link = self._links.get(toolkit.lower())
-        why = None
-        if link is None:
-            try:
-                link = self.authorize(toolkit)
-            except APIError as link_error:
-                why = link_error.message
-            else:
-                self._links[toolkit.lower()] = link
-        return _not_connected_error(slug, toolkit, exc, link, why)
-
-    async def _anot_connected(
-        self, slug: str, toolkit: str | None, exc: APIError
-    ) -> ToolNotConnectedError:
-        if toolkit is None:
-            return _not_connected_error(slug, None, exc, None, None)
-        link = self._links.get(toolkit.lower())
-        why = None
-        if link is None:
-            try:
-                link = await self.aauthorize(toolkit)
-            except APIError as link_error:
-                why = link_error.message
-            else:
-                self._links[toolkit.lower()] = link
-        return _not_connected_error(slug, toolkit, exc, link, why)
-
     # ------------------------------------------------------------------ execution
-
-    def _context(self) -> CustomToolContext:
-        return CustomToolContext(
-            user_id=self.user_id,
-            session_id=self.session_id,
-            _execute=self._context_execute,
-            _aexecute=self._context_aexecute,
-        )
-
-    def _context_execute(self, slug: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        return self.execute(slug, arguments).as_dict()
-
-    async def _context_aexecute(self, slug: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        return (await self.aexecute(slug, arguments)).as_dict()
-
-    def _plan(self, slug: str, payload: Mapping[str, Any]) -> MultiExecutePlan | None:
-        if not self._registry or slug.upper() != MULTI_EXECUTE_SLUG:
-            return None
-        return plan(payload, self._registry.resolve)
-
-    def _route(self, slug: str, payload: dict[str, Any], account: str | None = None) -> ToolOutcome:
-        """Run one call: locally, split (multi-execute with customs), or at the service."""
-        custom = self._registry.resolve_exact(slug)
-        if custom is not None:
-            return custom.run(payload, self._context())
-        split = self._plan(slug, payload)
-        if split is not None:
-            return self._run_split(split)
-        return self._remote(slug, payload, account)
-
-    async def _aroute(
-        self, slug: str, payload: dict[str, Any], account: str | None = None
-    ) -> ToolOutcome:
-        custom = self._registry.resolve_exact(slug)
-        if custom is not None:
-            return await custom.arun(payload, self._context())
-        split = self._plan(slug, payload)
-        if split is not None:
-            return await self._arun_split(split)
-        return await self._aremote(slug, payload, account)
-
-    def _remote(self, slug: str, payload: dict[str, Any], account: str | None) -> ToolOutcome:
-        if _is_meta(slug):
-            result = self._client.execute_meta(
-                self.session_id, slug, payload, experimental=self._inline()
-            )
-        else:
-            result = self._client.execute(
-                self.session_id, slug, payload, account=account, experimental=self._inline()
-            )
-        return ToolOutcome.from_wire(result.model_dump(mode="json", exclude_none=True))
-
-    async def _aremote(
-        self, slug: str, payload: dict[str, Any], account: str | None
-    ) -> ToolOutcome:
-        if _is_meta(slug):
-            result = await self._aclient.execute_meta(
-                self.session_id, slug, payload, experimental=self._inline()
-            )
-        else:
-            result = await self._aclient.execute(
-                self.session_id, slug, payload, account=account, experimental=self._inline()
-            )
-        return ToolOutcome.from_wire(result.model_dump(mode="json", exclude_none=True))
-
-    @staticmethod
-    def _remote_failure(exc: APIError | TransportError) -> str:
-        """The per-item error text when the service part of a split call failed as a whole."""
-        if isinstance(exc, APIError) and translate_error(exc, tool=MULTI_EXECUTE_SLUG) is None:
-            raise exc
-        return str(exc)
-
-    def _split_remote(self, split: MultiExecutePlan) -> tuple[ToolOutcome | None, str | None]:
-        assert split.remote_arguments is not None
-        try:
-            return self._remote(MULTI_EXECUTE_SLUG, split.remote_arguments, None), None
-        except (APIError, TransportError) as exc:
-            return None, self._remote_failure(exc)
-
-    async def _asplit_remote(
-        self, split: MultiExecutePlan
-    ) -> tuple[ToolOutcome | None, str | None]:
-        assert split.remote_arguments is not None
-        try:
-            return await self._aremote(MULTI_EXECUTE_SLUG, split.remote_arguments, None), None
-        except (APIError, TransportError) as exc:
-            return None, self._remote_failure(exc)
-
-    def _run_split(self, split: MultiExecutePlan) -> ToolOutcome:
-        """Local items on a short-lived pool (at most 5 threads, as the official SDK), the
-        service call beside them; each task runs in a copy of the caller's context."""
-        context = self._context()
-        workers = min(_MAX_LOCAL_WORKERS, len(split.local) + 1)
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="toolrouter") as pool:
-            remote = (
-                pool.submit(copy_context().run, self._split_remote, split)
-                if split.remote_arguments is not None
-                else None
-            )
-            local = {
-                item.index: pool.submit(copy_context().run, item.tool.run, item.arguments, context)
-                for item in split.local
-            }
-            outcomes = {index: future.result() for index, future in local.items()}
-            remote_outcome, remote_error = remote.result() if remote else (None, None)
-        return merge(split, outcomes, remote_outcome, remote_error)
-
-    async def _arun_split(self, split: MultiExecutePlan) -> ToolOutcome:
-        context = self._context()
-
-        async def run_local() -> list[ToolOutcome]:
-            return list(
-                await asyncio.gather(
-                    *(item.tool.arun(item.arguments, context) for item in split.local)
-                )
-            )
-
-        remote_outcome: ToolOutcome | None = None
-        remote_error: str | None = None
-        if split.remote_arguments is not None:
-            outcomes, (remote_outcome, remote_error) = await asyncio.gather(
-                run_local(), self._asplit_remote(split)
-            )
-        else:
-            outcomes = await run_local()
-        by_index = {item.index: o for item, o in zip(split.local, outcomes, strict=True)}
-        return merge(split, by_index, remote_outcome, remote_error)
 
     def execute(
         self,
@@ -1017,7 +779,7 @@ class ToolRouterSession:
         Service errors raise (`APIError`, `TransportError`); a tool that ran and failed
         returns an outcome with `successful=False`.
         """
-        return self._route(slug, dict(arguments or {}), account)
+        return self._dispatch.route(slug, dict(arguments or {}), account)
 
     async def aexecute(
         self,
@@ -1027,7 +789,7 @@ class ToolRouterSession:
         account: str | None = None,
     ) -> ToolOutcome:
         """Async twin of `execute`."""
-        return await self._aroute(slug, dict(arguments or {}), account)
+        return await self._dispatch.aroute(slug, dict(arguments or {}), account)
 
     def _known_tool(self, slug: str) -> ToolRouterTool | Literal[False] | None:
         """A tool from what this session already knows (`False`: nothing known; `None`: its
@@ -1067,7 +829,7 @@ class ToolRouterSession:
         """
         built = self._known_tool(slug)
         reason = None
-        if built is False and _is_meta(slug):
+        if built is False and is_meta(slug):
             self.get_tools()
             built = self._known_tool(slug)
         elif built is False:
@@ -1084,7 +846,7 @@ class ToolRouterSession:
         """Async twin of `tool`."""
         built = self._known_tool(slug)
         reason = None
-        if built is False and _is_meta(slug):
+        if built is False and is_meta(slug):
             await self.aget_tools()
             built = self._known_tool(slug)
         elif built is False:

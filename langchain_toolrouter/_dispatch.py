@@ -1,0 +1,317 @@
+"""Where one tool call of a session goes, and what the model hears when it fails.
+
+`Dispatcher.route` (and `aroute`) is the single path every call takes:
+
+* a custom tool (by its `LOCAL_...` slug) runs here;
+* `COMPOSIO_MULTI_EXECUTE_TOOL` naming custom tools is split: local items run here
+  concurrently, the others go to the service in ONE call that keeps every other field, and the
+  answers are merged in order (`_multi_execute`);
+* anything else goes to the service: `execute`, or `execute_meta` for `COMPOSIO_*` slugs, with
+  the custom definitions inline when the API version needs them (v3.1).
+
+`SessionToolExecutor` is what a session's `ToolRouterTool` calls: it routes, and turns client
+errors the model can act on into `ToolRouterToolError`s; "no active connection" first fetches a
+connect link (one per toolkit, reused until the toolkit is connected).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from contextvars import copy_context
+from typing import TYPE_CHECKING, Any
+
+from langchain_toolrouter._connections import ConnectionLink
+from langchain_toolrouter._custom_registry import CustomRegistry
+from langchain_toolrouter._multi_execute import MULTI_EXECUTE_SLUG, MultiExecutePlan, merge, plan
+from langchain_toolrouter._results import ToolOutcome
+from langchain_toolrouter._tool_errors import (
+    ToolNotConnectedError,
+    is_no_connection,
+    translate_error,
+)
+from langchain_toolrouter.custom_tools import CustomToolContext
+from langchain_toolrouter.errors import APIError, TransportError
+from langchain_toolrouter.wire import models as m
+
+if TYPE_CHECKING:
+    from langchain_toolrouter.client import AsyncToolRouterClient, ToolRouterClient
+    from langchain_toolrouter.session import ToolRouter
+
+__all__ = ["Dispatcher", "SessionToolExecutor", "is_meta"]
+
+MAX_LOCAL_WORKERS = 5
+"""Threads for local items of one sync multi-execute call (as the official SDK)."""
+
+
+def is_meta(slug: str) -> bool:
+    """True for the service's `COMPOSIO_*` meta tools."""
+    return slug.upper().startswith("COMPOSIO_")
+
+
+class Dispatcher:
+    """Runs the calls of one session (see the module docstring for the routes)."""
+
+    def __init__(
+        self, router: ToolRouter, session_id: str, user_id: str, registry: CustomRegistry
+    ) -> None:
+        self._router = router
+        self.session_id = session_id
+        self.user_id = user_id
+        self.registry = registry
+        self._links: dict[str, ConnectionLink] = {}
+
+    @property
+    def client(self) -> ToolRouterClient:
+        return self._router.client
+
+    @property
+    def aclient(self) -> AsyncToolRouterClient:
+        return self._router.aclient
+
+    def inline(self) -> m.InlineCustomTools | None:
+        """Custom definitions to send with this call (every call under v3.1)."""
+        if self.registry and self._router.api_version == "v3.1":
+            return self.registry.inline()
+        return None
+
+    # ------------------------------------------------------------------ routing
+
+    def context(self) -> CustomToolContext:
+        """What a custom tool function may ask for (user, session, sibling calls)."""
+        return CustomToolContext(
+            user_id=self.user_id,
+            session_id=self.session_id,
+            _execute=self._context_execute,
+            _aexecute=self._context_aexecute,
+        )
+
+    def _context_execute(self, slug: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        return self.route(slug, arguments).as_dict()
+
+    async def _context_aexecute(self, slug: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        return (await self.aroute(slug, arguments)).as_dict()
+
+    def _plan(self, slug: str, payload: Mapping[str, Any]) -> MultiExecutePlan | None:
+        if not self.registry or slug.upper() != MULTI_EXECUTE_SLUG:
+            return None
+        return plan(payload, self.registry.resolve)
+
+    def route(self, slug: str, payload: dict[str, Any], account: str | None = None) -> ToolOutcome:
+        """Run one call: locally, split (multi-execute with customs), or at the service.
+
+        Raises:
+            APIError, TransportError: the service refused or could not be reached.
+        """
+        custom = self.registry.resolve_exact(slug)
+        if custom is not None:
+            return custom.run(payload, self.context())
+        split = self._plan(slug, payload)
+        if split is not None:
+            return self._run_split(split)
+        return self._remote(slug, payload, account)
+
+    async def aroute(
+        self, slug: str, payload: dict[str, Any], account: str | None = None
+    ) -> ToolOutcome:
+        """Async twin of `route`."""
+        custom = self.registry.resolve_exact(slug)
+        if custom is not None:
+            return await custom.arun(payload, self.context())
+        split = self._plan(slug, payload)
+        if split is not None:
+            return await self._arun_split(split)
+        return await self._aremote(slug, payload, account)
+
+    def _remote(self, slug: str, payload: dict[str, Any], account: str | None) -> ToolOutcome:
+        if is_meta(slug):
+            result = self.client.execute_meta(
+                self.session_id, slug, payload, experimental=self.inline()
+            )
+        else:
+            result = self.client.execute(
+                self.session_id, slug, payload, account=account, experimental=self.inline()
+            )
+        return ToolOutcome.from_wire(result.model_dump(mode="json", exclude_none=True))
+
+    async def _aremote(
+        self, slug: str, payload: dict[str, Any], account: str | None
+    ) -> ToolOutcome:
+        if is_meta(slug):
+            result = await self.aclient.execute_meta(
+                self.session_id, slug, payload, experimental=self.inline()
+            )
+        else:
+            result = await self.aclient.execute(
+                self.session_id, slug, payload, account=account, experimental=self.inline()
+            )
+        return ToolOutcome.from_wire(result.model_dump(mode="json", exclude_none=True))
+
+    # ------------------------------------------------------------------ split multi-execute
+
+    @staticmethod
+    def _remote_failure(exc: APIError | TransportError) -> str:
+        """The per-item error text when the service half of a split call failed as a whole
+        (errors that are the caller's problem, such as a bad key, propagate)."""
+        if isinstance(exc, APIError) and translate_error(exc, tool=MULTI_EXECUTE_SLUG) is None:
+            raise exc
+        return str(exc)
+
+    def _split_remote(self, split: MultiExecutePlan) -> tuple[ToolOutcome | None, str | None]:
+        assert split.remote_arguments is not None
+        try:
+            return self._remote(MULTI_EXECUTE_SLUG, split.remote_arguments, None), None
+        except (APIError, TransportError) as exc:
+            return None, self._remote_failure(exc)
+
+    async def _asplit_remote(
+        self, split: MultiExecutePlan
+    ) -> tuple[ToolOutcome | None, str | None]:
+        assert split.remote_arguments is not None
+        try:
+            return await self._aremote(MULTI_EXECUTE_SLUG, split.remote_arguments, None), None
+        except (APIError, TransportError) as exc:
+            return None, self._remote_failure(exc)
+
+    def _run_split(self, split: MultiExecutePlan) -> ToolOutcome:
+        """Local items on a short-lived pool, the service call beside them; each task runs in
+        a copy of the caller's context (callbacks, tracing)."""
+        context = self.context()
+        workers = min(MAX_LOCAL_WORKERS, len(split.local) + 1)
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="toolrouter") as pool:
+            remote = (
+                pool.submit(copy_context().run, self._split_remote, split)
+                if split.remote_arguments is not None
+                else None
+            )
+            local = {
+                item.index: pool.submit(copy_context().run, item.tool.run, item.arguments, context)
+                for item in split.local
+            }
+            outcomes = {index: future.result() for index, future in local.items()}
+            remote_outcome, remote_error = remote.result() if remote else (None, None)
+        return merge(split, outcomes, remote_outcome, remote_error)
+
+    async def _arun_split(self, split: MultiExecutePlan) -> ToolOutcome:
+        context = self.context()
+
+        async def run_local() -> list[ToolOutcome]:
+            return list(
+                await asyncio.gather(
+                    *(item.tool.arun(item.arguments, context) for item in split.local)
+                )
+            )
+
+        remote_outcome: ToolOutcome | None = None
+        remote_error: str | None = None
+        if split.remote_arguments is not None:
+            outcomes, (remote_outcome, remote_error) = await asyncio.gather(
+                run_local(), self._asplit_remote(split)
+            )
+        else:
+            outcomes = await run_local()
+        by_index = {item.index: o for item, o in zip(split.local, outcomes, strict=True)}
+        return merge(split, by_index, remote_outcome, remote_error)
+
+    # ------------------------------------------------------------------ connect links
+
+    def forget_link(self, toolkit: str) -> None:
+        """Drop the cached connect link of a toolkit (it is connected now)."""
+        self._links.pop(toolkit.lower(), None)
+
+    def not_connected(self, slug: str, toolkit: str | None, exc: APIError) -> ToolNotConnectedError:
+        """The model-facing "connect first" error, with a link (one per toolkit, reused)."""
+        if toolkit is None:
+            return not_connected_error(slug, None, exc, None, None)
+        link = self._links.get(toolkit.lower())
+        why = None
+        if link is None:
+            try:
+                response = self.client.create_link(self.session_id, toolkit)
+            except APIError as link_error:
+                why = link_error.message
+            else:
+                link = self._links.setdefault(
+                    toolkit.lower(), ConnectionLink.from_response(toolkit, response)
+                )
+        return not_connected_error(slug, toolkit, exc, link, why)
+
+    async def anot_connected(
+        self, slug: str, toolkit: str | None, exc: APIError
+    ) -> ToolNotConnectedError:
+        """Async twin of `not_connected`."""
+        if toolkit is None:
+            return not_connected_error(slug, None, exc, None, None)
+        link = self._links.get(toolkit.lower())
+        why = None
+        if link is None:
+            try:
+                response = await self.aclient.create_link(self.session_id, toolkit)
+            except APIError as link_error:
+                why = link_error.message
+            else:
+                link = self._links.setdefault(
+                    toolkit.lower(), ConnectionLink.from_response(toolkit, response)
+                )
+        return not_connected_error(slug, toolkit, exc, link, why)
+
+
+def not_connected_error(
+    slug: str, toolkit: str | None, exc: APIError, link: ConnectionLink | None, why: str | None
+) -> ToolNotConnectedError:
+    """The "connect first" error text: the link when there is one, else the service's fix."""
+    name = toolkit or "the toolkit"
+    if link is not None:
+        text = (
+            f"{slug} needs a connected {name} account and the user has none. Ask the user to "
+            f"open this link to connect {name}, then call {slug} again: {link.redirect_url}"
+        )
+    else:
+        text = f"{slug} needs a connected {name} account and the user has none. {exc.message}"
+        if exc.suggested_fix:
+            text += f" Suggested fix: {exc.suggested_fix}"
+        if why:
+            text += f" (A connect link could not be created: {why})"
+    return ToolNotConnectedError(
+        text,
+        tool=slug,
+        toolkit=toolkit,
+        redirect_url=link.redirect_url if link else None,
+        connected_account_id=link.connected_account_id if link else None,
+    )
+
+
+class SessionToolExecutor:
+    """The `ToolExecutor` of a session's tools: routes the call, and raises the errors the
+    model can act on as `ToolRouterToolError`s (the others propagate)."""
+
+    def __init__(self, dispatcher: Dispatcher, slug: str, toolkit: str | None) -> None:
+        self._dispatcher = dispatcher
+        self._slug = slug
+        self._toolkit = toolkit
+
+    def execute(self, payload: dict[str, Any]) -> ToolOutcome:
+        """Run the call with the sync client."""
+        try:
+            return self._dispatcher.route(self._slug, payload)
+        except (APIError, TransportError) as exc:
+            if isinstance(exc, APIError) and is_no_connection(exc):
+                raise self._dispatcher.not_connected(self._slug, self._toolkit, exc) from exc
+            mapped = translate_error(exc, tool=self._slug)
+            if mapped is None:
+                raise
+            raise mapped from exc
+
+    async def aexecute(self, payload: dict[str, Any]) -> ToolOutcome:
+        """Run the call with the async client."""
+        try:
+            return await self._dispatcher.aroute(self._slug, payload)
+        except (APIError, TransportError) as exc:
+            if isinstance(exc, APIError) and is_no_connection(exc):
+                error = await self._dispatcher.anot_connected(self._slug, self._toolkit, exc)
+                raise error from exc
+            mapped = translate_error(exc, tool=self._slug)
+            if mapped is None:
+                raise
+            raise mapped from exc
