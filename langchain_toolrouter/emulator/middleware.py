@@ -88,6 +88,9 @@ class FaultMiddleware:
             )
 
         if decision.latency:
+            # A slow service has the whole request before it is slow: read the body first, so a
+            # client that gives up during the wait leaves a request that still runs, as for real.
+            receive = await _buffered(receive)
             await anyio.sleep(decision.latency)
         if decision.status is not None:
             status_seen.append(decision.status)
@@ -176,3 +179,20 @@ class FaultMiddleware:
         await send(
             {"type": "http.response.body", "body": body[: len(body) // 2], "more_body": True}
         )
+
+
+async def _buffered(receive: Receive) -> Receive:
+    """Read the request body now and replay it, then pass later messages (disconnect) through."""
+    pending: list[Message] = []
+    while True:
+        message = await receive()
+        pending.append(message)
+        if message["type"] != "http.request" or not message.get("more_body"):
+            break
+
+    async def replay() -> Message:
+        if pending:
+            return pending.pop(0)
+        return await receive()
+
+    return replay
