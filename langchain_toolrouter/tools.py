@@ -322,22 +322,26 @@ class ToolRouterTool(BaseTool):
         except ArgsValidationError as exc:
             raise ToolArgumentsError(tool=self.name, errors=exc.errors, detail=str(exc)) from exc
 
-    def _run(self, /, *args: Any, **kwargs: Any) -> tuple[str, dict[str, Any]]:
+    def _run(self, /, *args: Any, **kwargs: Any) -> str | tuple[str, dict[str, Any]]:
         payload = self.validate_arguments(_only_kwargs(self.name, args, kwargs))
         return self._respond(self.executor.execute(payload))
 
-    async def _arun(self, /, *args: Any, **kwargs: Any) -> tuple[str, dict[str, Any]]:
+    async def _arun(self, /, *args: Any, **kwargs: Any) -> str | tuple[str, dict[str, Any]]:
         payload = self.validate_arguments(_only_kwargs(self.name, args, kwargs))
         return self._respond(await self.executor.aexecute(payload))
 
-    def _respond(self, outcome: ToolOutcome) -> tuple[str, dict[str, Any]]:
+    def _respond(self, outcome: ToolOutcome) -> str | tuple[str, dict[str, Any]]:
+        """The compact text (and, by default, the full result as the artifact)."""
         if not outcome.successful:
             raise ToolExecutionError(
                 _failure_text(self.name, outcome, self.max_content_chars),
                 tool=self.name,
                 result=outcome.as_dict(),
             )
-        return render_content(outcome.data, self.max_content_chars), outcome.as_dict()
+        content = render_content(outcome.data, self.max_content_chars)
+        if self.response_format == "content":
+            return content
+        return content, outcome.as_dict()
 
     def __repr__(self) -> str:
         return f"ToolRouterTool(name={self.name!r}, slug={self.slug!r})"

@@ -163,6 +163,13 @@ def test_content_is_capped_and_artifact_keeps_everything() -> None:
     assert message.artifact["data"] == big
 
 
+def test_content_only_response_format() -> None:
+    tool = ToolRouterTool.from_schema("T", "d", RESERVED, Recorder({"n": 1}))
+    tool.response_format = "content"
+    message = tool.invoke(tool_call(tool, {"config": "c"}))
+    assert (message.content, message.artifact) == ('{"n":1}', None)
+
+
 def test_get_input_schema_is_the_lazy_pydantic_model() -> None:
     tool = ToolRouterTool.from_schema("T", "d", RESERVED, Recorder())
     model = tool.get_input_schema()
