@@ -54,7 +54,7 @@ class ToolOutcome:
         else:
             successful = error is None
         if not successful and error is None:
-            error = f"the tool did not complete (result_type={result_type!r})"
+            error = _incomplete_reason(body)
         known = {"data", "error", "log_id", "successful"}
         return cls(
             successful=successful,
@@ -73,6 +73,23 @@ class ToolOutcome:
             "log_id": self.log_id,
             **self.extra,
         }
+
+
+def _incomplete_reason(body: Mapping[str, Any]) -> str:
+    """Why a run without an error text did not complete (blocked, needs input, ...)."""
+    result_type = body.get("result_type")
+    if result_type == "blocked":
+        return f"the call was blocked: {body.get('message') or body.get('reason') or 'no reason given'}"
+    if result_type == "input_required":
+        requests = body.get("input_requests")
+        asks = (
+            [str(r.get("message")) for r in requests.values() if isinstance(r, Mapping)]
+            if isinstance(requests, Mapping)
+            else []
+        )
+        detail = "; ".join(a for a in asks if a and a != "None") or "no details given"
+        return f"the tool needs more input from the user: {detail}"
+    return f"the tool did not complete (result_type={result_type!r})"
 
 
 def compact_json(value: Any) -> str:
