@@ -15,17 +15,18 @@ caller's own JSON, so it equals what was given; pydantic never coerces what goes
 from __future__ import annotations
 
 import threading
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel
 
 from langchain_toolrouter.schema.cache import LRU, canonical_key
-from langchain_toolrouter.schema.errors import ArgsValidationError
+from langchain_toolrouter.schema.errors import ArgsValidationError, SchemaConversionError
 from langchain_toolrouter.schema.llm import inline_refs
 from langchain_toolrouter.schema.model import ArgsModel, build_model
 from langchain_toolrouter.schema.naming import field_names
-from langchain_toolrouter.schema.normalize import normalize
+from langchain_toolrouter.schema.normalize import Normalized, normalize
 from langchain_toolrouter.schema.options import DEFAULT_OPTIONS, ConversionOptions
 from langchain_toolrouter.schema.placeholders import PlaceholderNulls
 from langchain_toolrouter.schema.pointers import iter_subschemas, join, to_pointer
@@ -53,7 +54,7 @@ class ConversionCore:
     )
 
     def __init__(self, schema: Mapping[str, Any], options: ConversionOptions) -> None:
-        normalized = normalize(schema)
+        normalized = _normalize_isolated(schema)
         self.effective_schema: dict[str, Any] = normalized.schema
         self.normalize_entries = tuple(normalized.entries)
         self._has_refs = normalized.has_refs
@@ -209,6 +210,25 @@ class Conversion:
             return instance.wire_payload()
         dumped = instance.model_dump(mode="json", by_alias=True, exclude_unset=True)
         return self.validate(dumped)
+
+
+def _normalize_isolated(schema: Mapping[str, Any]) -> Normalized:
+    """``normalize``, except that a failure inside an object schema degrades instead of raising.
+
+    One tool's odd schema must never stop the others from loading (issue 6, "Isolation"): the
+    tool then accepts any JSON object, and the report and a warning say why.
+    """
+    try:
+        return normalize(schema)
+    except SchemaConversionError:
+        raise
+    except Exception as exc:  # a converter bug must not break loading every other tool
+        reason = (
+            f"the schema could not be converted ({type(exc).__name__}: {exc}); the tool accepts "
+            "any JSON object and calls are not checked; please report this schema"
+        )
+        warnings.warn(f"tool schema degraded: {reason}", RuntimeWarning, stacklevel=4)
+        return Normalized({"type": "object"}, [ReportEntry("dropped", "", reason)], has_refs=False)
 
 
 def _rename_entries(schema: Any) -> list[ReportEntry]:

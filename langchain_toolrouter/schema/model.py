@@ -16,6 +16,7 @@ required sets), not pydantic's rendering of the Python fields.
 from __future__ import annotations
 
 import copy
+import warnings
 from collections.abc import Callable
 from typing import Any, ClassVar, Literal, Union
 
@@ -89,8 +90,19 @@ def build_model(
     llm_schema: dict[str, Any],
 ) -> type[ArgsModel]:
     """Build the args model class for the effective object schema ``schema``."""
-    builder = _Builder(schema, name)
-    fields = builder.fields(schema, name, ())
+    try:
+        fields = _Builder(schema, name).fields(schema, name, ())
+    except Exception as exc:  # the typed view is a convenience: never let it block a tool
+        warnings.warn(
+            f"tool {name!r}: typed args model degraded to untyped fields "
+            f"({type(exc).__name__}: {exc}); calls are still validated exactly",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        fields = {
+            attr: (Any, Field(default=None, alias=prop))
+            for prop, (attr, _) in field_names(schema.get("properties", {})).items()
+        }
     model = create_model(
         _class_name(name), __base__=ArgsModel, __doc__=schema.get("description"), **fields
     )

@@ -27,6 +27,7 @@ _RESERVED = frozenset(dir(BaseModel)) | {
     "tool_call_id",
     "self",
     "cls",
+    "wire_payload",  # ArgsModel's own method
 }
 _NOT_IDENT = re.compile(r"\W")
 

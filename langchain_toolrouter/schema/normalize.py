@@ -134,6 +134,7 @@ _HANDLED = (
     | frozenset(_COUNT_KEYS)
     | _SKIPPED
 )
+_JS_NAMED_GROUP = re.compile(r"\(\?<(?![=!])")
 _LEGACY_DRAFT = re.compile(r"draft-0[0-7]")
 
 
@@ -144,6 +145,15 @@ def _eff(pointer: str | None, *tokens: str | int) -> str | None:
     for token in tokens:
         pointer = join(pointer, token)
     return pointer
+
+
+def _regex_error(pattern: str) -> re.error | None:
+    """Why Python cannot compile ``pattern``, or None when it can."""
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        return exc
+    return None
 
 
 class Normalized:
@@ -278,7 +288,42 @@ class _Normalizer:
             self.make_nullable(out, src)
         if "type" in out:
             self.fix_type_scoped(out, src)
+        if "unevaluatedProperties" in out or "unevaluatedItems" in out:
+            self.unevaluated(out, src)
         return out
+
+    def unevaluated(self, out: dict[str, Any], src: str) -> None:
+        """Read ``unevaluated*`` as ``additionalProperties``/``items`` where that is exact."""
+        applicators = any(
+            k in out for k in ("allOf", "anyOf", "oneOf", "$ref", "if", "dependentSchemas", "not")
+        )
+        for key, plain, blockers in (
+            ("unevaluatedProperties", "additionalProperties", ()),
+            ("unevaluatedItems", "items", ("prefixItems", "contains")),
+        ):
+            if key not in out:
+                continue
+            if not applicators and plain not in out and not any(b in out for b in blockers):
+                out[plain] = out.pop(key)
+            else:
+                self.note(
+                    "approximated",
+                    join(src, key),
+                    f'"{key}" next to applicators is not enforced by the call validator '
+                    "(values it would reject are accepted)",
+                )
+
+    def check_pattern_keys(self, patterns: dict[str, Any], here: str) -> None:
+        for pattern in list(patterns):
+            exc = _regex_error(pattern)
+            if exc is not None:
+                del patterns[pattern]
+                self.note(
+                    "dropped",
+                    join(here, pattern),
+                    f"patternProperties key {pattern!r} is not a regular expression Python can "
+                    f"run ({exc}); names matching it are treated as additional properties",
+                )
 
     def coerce_node(self, s: Any, src: str) -> Mapping[str, Any] | None:
         """A non-dict schema read as a mapping, or None (reported) when it is not one at all."""
@@ -319,6 +364,8 @@ class _Normalizer:
                 }
                 if key == "properties":
                     self.lift_boolean_required(out, value, src)
+                elif key == "patternProperties":
+                    self.check_pattern_keys(out[key], here)
             else:
                 self.note("dropped", here, f'"{key}" must map names to schemas')
         elif key in _SCHEMA_LIST_KEYS:
@@ -484,17 +531,25 @@ class _Normalizer:
         if not isinstance(value, str):
             self.note("dropped", here, '"pattern" must be a string')
             return
-        try:
-            re.compile(value)
-        except re.error as exc:
+        exc = _regex_error(value)
+        if exc is None:
+            out["pattern"] = value
+            return
+        translated = _JS_NAMED_GROUP.sub("(?P<", value)
+        if translated != value and _regex_error(translated) is None:
+            out["pattern"] = translated
             self.note(
-                "dropped",
+                "approximated",
                 here,
-                f"pattern {value!r} is not a regular expression Python can run ({exc}); "
-                "strings are not checked against it",
+                f"ECMAScript named groups in {value!r} rewritten in Python syntax as {translated!r}",
             )
             return
-        out["pattern"] = value
+        self.note(
+            "dropped",
+            here,
+            f"pattern {value!r} is not a regular expression Python can run ({exc}); "
+            "strings are not checked against it",
+        )
 
     def make_nullable(self, out: dict[str, Any], src: str) -> None:
         types = out.get("type")

@@ -280,7 +280,11 @@ CASES: dict[str, tuple[dict[str, Any], list[Any], list[Any]]] = {
             },
         },
         [{"filter": None}, {"filter": {"or": [{"attribute": "a"}, {"or": [{"attribute": "b"}]}]}}],
-        [{"filter": "x"}, {"filter": {"attribute": 1, "or": 5}}, {"filter": {"attribute": 2, "or": [{"attribute": 1, "or": [5]}]}}],
+        [
+            {"filter": "x"},
+            {"filter": {"attribute": 1, "or": 5}},
+            {"filter": {"attribute": 2, "or": [{"attribute": 1, "or": [5]}]}},
+        ],
     ),
     "formats are strings sent unchanged": (
         obj(

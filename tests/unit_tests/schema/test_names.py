@@ -50,6 +50,8 @@ TRICKY_NAMES = [
     "a_b",
     "from_",
     "json_",
+    "wire_payload",
+    "model_json_schema",
 ]
 
 

@@ -244,3 +244,58 @@ def test_non_json_values_are_refused_not_sent() -> None:
             conversion.validate({"v": value})
     with pytest.raises(ArgsValidationError):
         conversion.validate([])  # type: ignore[arg-type]
+
+
+def test_bad_pattern_property_key_is_dropped_and_reported() -> None:
+    schema = {
+        "type": "object",
+        "patternProperties": {"[": {"type": "string"}, "^x": {"type": "integer"}},
+    }
+    conversion = json_schema_to_model(schema, name="patterns")
+    assert conversion.validate({"x1": 1, "[": [1]}) == {"x1": 1, "[": [1]}
+    with pytest.raises(ArgsValidationError):
+        conversion.validate({"x1": "1"})
+    (entry,) = conversion.report.of_kind("dropped")
+    assert entry.pointer == "/patternProperties/["
+
+
+def test_ecmascript_named_groups_are_translated() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"d": {"type": "string", "pattern": "^(?<year>\\d{4})$"}},
+    }
+    conversion = json_schema_to_model(schema, name="js_regex")
+    assert conversion.validate({"d": "2024"}) == {"d": "2024"}
+    with pytest.raises(ArgsValidationError):
+        conversion.validate({"d": "24"})
+    assert conversion.report.of_kind("approximated")[0].pointer == "/properties/d/pattern"
+
+
+def test_unevaluated_properties_without_applicators_is_enforced() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "string"}},
+        "unevaluatedProperties": False,
+    }
+    conversion = json_schema_to_model(schema, name="uneval")
+    assert jsonschema.Draft202012Validator(schema).is_valid({"a": "x"})
+    assert conversion.validate({"a": "x"}) == {"a": "x"}
+    with pytest.raises(ArgsValidationError, match="/b"):
+        conversion.validate({"a": "x", "b": 1})
+    assert not conversion.report
+
+
+def test_a_converter_failure_degrades_that_tool_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    from langchain_toolrouter.schema import normalize as normalize_module
+
+    def broken(self: Any, *args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(normalize_module._Normalizer, "fix_root_type", broken)
+    with pytest.warns(RuntimeWarning, match="degraded"):
+        conversion = json_schema_to_model(
+            {"type": "object", "properties": {"zz_degraded": {}}}, name="broken"
+        )
+    assert conversion.validate({"anything": [1]}) == {"anything": [1]}
+    (entry,) = conversion.report.of_kind("dropped")
+    assert "boom" in entry.reason
