@@ -1,0 +1,93 @@
+"""Conversions are lazy and cached: the same schema is converted once, cached hits are cheap."""
+
+from __future__ import annotations
+
+import copy
+import time
+from typing import Any
+
+import pytest
+
+from langchain_toolrouter.schema import ConversionOptions, clear_cache, json_schema_to_model
+from langchain_toolrouter.schema import convert as convert_module
+
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"q": {"type": "string"}, "n": {"type": "integer", "minimum": 1}},
+    "required": ["q"],
+}
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    clear_cache()
+
+
+def test_same_object_and_equal_schema_share_one_conversion() -> None:
+    first = json_schema_to_model(SCHEMA, name="search")
+    assert json_schema_to_model(SCHEMA, name="search") is first
+    assert json_schema_to_model(copy.deepcopy(SCHEMA), name="search") is first
+
+
+def test_other_name_or_options_get_their_own_conversion_over_a_shared_core() -> None:
+    first = json_schema_to_model(SCHEMA, name="search")
+    renamed = json_schema_to_model(copy.deepcopy(SCHEMA), name="find")
+    assert renamed is not first
+    assert renamed.name == "find"
+    assert renamed.llm_schema is first.llm_schema  # built once for both
+    strict = json_schema_to_model(
+        SCHEMA, name="search", options=ConversionOptions(strict_provider="openai")
+    )
+    assert strict is not first
+    assert strict.llm_schema["additionalProperties"] is False
+    assert "additionalProperties" not in first.llm_schema
+
+
+def test_model_and_validator_are_built_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
+    built: list[str] = []
+    compiled: list[int] = []
+    real_build = convert_module.build_model
+    real_compile = convert_module.compile_schema
+
+    def counting_build(name: str, *args: Any) -> Any:
+        built.append(name)
+        return real_build(name, *args)
+
+    def counting_compile(*args: Any, **kwargs: Any) -> Any:
+        compiled.append(1)
+        return real_compile(*args, **kwargs)
+
+    monkeypatch.setattr(convert_module, "build_model", counting_build)
+    monkeypatch.setattr(convert_module, "compile_schema", counting_compile)
+    conversion = json_schema_to_model(SCHEMA, name="lazy")
+    _ = conversion.llm_schema, conversion.report
+    assert built == []
+    assert compiled == []
+    conversion.validate({"q": "x"})
+    conversion.validate({"q": "y"})
+    assert compiled == [1]
+    assert conversion.model is conversion.model
+    assert built == ["lazy"]
+
+
+def test_cached_hit_is_under_ten_microseconds() -> None:
+    json_schema_to_model(SCHEMA, name="hot")
+    rounds = 20_000
+    start = time.process_time()
+    for _ in range(rounds):
+        json_schema_to_model(SCHEMA, name="hot")
+    per_hit = (time.process_time() - start) / rounds
+    assert per_hit < 10e-6, f"{per_hit * 1e6:.2f} us per cached hit"
+
+
+def test_identity_cache_treats_converted_schemas_as_immutable() -> None:
+    schema = copy.deepcopy(SCHEMA)
+    first = json_schema_to_model(schema, name="frozen")
+    schema["properties"]["extra"] = {"type": "string"}
+    # identity hit: the earlier conversion (schemas are treated as immutable once converted)
+    assert json_schema_to_model(schema, name="frozen") is first
+    # an equal fresh copy of the new content converts anew
+    assert (
+        "extra"
+        in json_schema_to_model(copy.deepcopy(schema), name="frozen").llm_schema["properties"]
+    )

@@ -1,0 +1,80 @@
+"""The pydantic args model: a typed view gated by the exact validator, sending the raw payload."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import BaseModel, ValidationError
+
+from langchain_toolrouter.schema import ConversionOptions, json_schema_to_model
+
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "url": {"type": "string", "format": "uri"},
+        "when": {"type": "string", "format": "date-time"},
+        "count": {"type": "integer", "enum": [1, 2]},
+        "ratio": {"type": "number", "default": 0.5},
+        "meta": {"type": "object"},
+        "rows": {
+            "type": "array",
+            "items": {"type": "object", "properties": {"id": {"type": "string"}}},
+        },
+        "kind": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+    },
+    "required": ["url"],
+}
+
+
+def test_model_is_a_typed_view_with_exact_payload() -> None:
+    conversion = json_schema_to_model(SCHEMA, name="typed")
+    model = conversion.model
+    assert issubclass(model, BaseModel)
+    args = {
+        "url": "https://a.com",
+        "when": "2024-01-01T10:00:00+02:00",
+        "count": 2,
+        "meta": {"nested": {"deep": [1, {"x": None}]}},
+        "rows": [{"id": "a", "free": {"form": True}}],
+    }
+    instance = model.model_validate(args)
+    assert instance.url == "https://a.com"  # type: ignore[attr-defined]
+    assert instance.rows[0].id == "a"  # type: ignore[attr-defined]
+    assert instance.ratio == 0.5  # type: ignore[attr-defined]  # the view shows the default...
+    assert conversion.payload(instance) == args  # ...the wire never gets it
+
+
+def test_values_pydantic_would_coerce_are_rejected() -> None:
+    model = json_schema_to_model(SCHEMA, name="strict_view").model
+    for bad in ({"url": 5}, {"url": "x", "count": "2"}, {"url": "x", "count": True}, {}):
+        with pytest.raises(ValidationError):
+            model.model_validate(bad)
+
+
+def test_values_json_schema_accepts_but_types_are_narrower_still_pass() -> None:
+    conversion = json_schema_to_model(SCHEMA, name="narrow")
+    args = {"url": "x", "count": 1.0}  # 1.0 is the integer 1 in JSON Schema
+    assert conversion.payload(conversion.model.model_validate(args)) == args
+
+
+def test_model_json_schema_is_the_model_facing_schema() -> None:
+    conversion = json_schema_to_model(SCHEMA, name="shown")
+    assert conversion.model.model_json_schema() == conversion.llm_schema
+    assert conversion.model.model_json_schema() is not conversion.llm_schema  # a copy
+
+
+def test_payload_of_a_model_built_by_hand_is_validated() -> None:
+    conversion = json_schema_to_model(
+        {"type": "object", "properties": {"from": {"type": "string"}}, "required": ["from"]},
+        name="by_hand",
+    )
+    instance = conversion.model.model_construct(from_="x")
+    assert conversion.payload(instance) == {"from": "x"}
+
+
+def test_options_are_checked() -> None:
+    with pytest.raises(ValueError, match="strict_provider"):
+        ConversionOptions(strict_provider="anthropic")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="recursion_depth"):
+        ConversionOptions(recursion_depth=-1)
