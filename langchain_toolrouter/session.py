@@ -113,6 +113,9 @@ class ToolRouter:
         raise_errors: bool = False,
     ) -> None:
         tool_name_for("X", name_style)  # rejects an unknown style now, not at first use
+        if max_content_chars < 1:
+            msg = f"max_content_chars must be a positive number of characters, got {max_content_chars}"
+            raise ValueError(msg)
         self._client_options: dict[str, Any] = {
             "api_key": api_key,
             "base_url": base_url,

@@ -231,10 +231,12 @@ class ToolRouterTool(BaseTool):
     """The `ToolExecutor` that runs calls."""
     schema_options: Annotated[Any, SkipValidation()] = Field(default=None, exclude=True)
     """`ConversionOptions` for the model-facing schema (e.g. a strict provider)."""
-    max_content_chars: int = DEFAULT_MAX_CONTENT_CHARS
+    max_content_chars: int = Field(default=DEFAULT_MAX_CONTENT_CHARS, gt=0)
     """Cap on the text the model reads per call; the artifact always holds everything."""
     response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
+    """The model reads compact text; the artifact is the full result (with `log_id`)."""
     handle_tool_error: Any = True
+    """Errors the model can act on become error `ToolMessage`s (False: they are raised)."""
 
     _conversion: Conversion | None = PrivateAttr(default=None)
 

@@ -81,3 +81,5 @@ def test_router_needs_a_key_and_names_the_variable(monkeypatch: pytest.MonkeyPat
         assert "ak_env" not in repr(router)
     with pytest.raises(ValueError, match="name_style"):
         ToolRouter(api_key="k", name_style="fancy")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="max_content_chars"):
+        ToolRouter(api_key="k", max_content_chars=0)
