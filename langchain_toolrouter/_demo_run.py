@@ -562,10 +562,9 @@ def run_demo(
         base_url: str | None = None
         if api_key:
             base_url = os.environ.get("COMPOSIO_BASE_URL")
-            report.service = (
-                f"{base_url or 'https://backend.composio.dev'} (COMPOSIO_API_KEY is set)"
-            )
-            printer.line(f"COMPOSIO_API_KEY is set: using the real service at {report.service}.")
+            url = base_url or "https://backend.composio.dev"
+            report.service = f"{url} (COMPOSIO_API_KEY is set)"
+            printer.line(f"COMPOSIO_API_KEY is set: using the service at {url}.")
         else:
             server = stack.enter_context(_start_emulator(printer, emulator_latency))
             api_key, base_url = server.api_key, server.base_url

@@ -106,3 +106,38 @@ def test_ctrl_c_stops_cleanly_and_shuts_the_emulator_down() -> None:
     assert "Emulator stopped." in out
     assert "Interrupted" in err
     assert "Traceback" not in err
+
+
+def test_with_a_key_it_uses_that_service_and_waits_for_the_user_to_connect() -> None:
+    """The real-service path: no emulator of its own, links printed, the user opens them."""
+    import httpx
+
+    from langchain_toolrouter.emulator import EmulatorServer
+
+    with EmulatorServer() as service:
+        env = _env() | {"COMPOSIO_API_KEY": service.api_key, "COMPOSIO_BASE_URL": service.base_url}
+        with subprocess.Popen(
+            [sys.executable, "-m", "langchain_toolrouter", "demo"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=ROOT,
+        ) as proc:
+            assert proc.stdout is not None
+            lines: list[str] = []
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                line = proc.stdout.readline()
+                if not line:
+                    break
+                lines.append(line)
+                if line.strip().startswith(service.base_url + "/_emulator/connect/"):
+                    httpx.get(line.strip()).raise_for_status()  # the user opens the link
+            out = "".join(lines)
+            _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0, out + err
+    assert f"COMPOSIO_API_KEY is set: using the service at {service.base_url}." in out
+    assert "starting the embedded" not in out
+    assert out.count("open this link in your browser to connect") == 2
+    assert "result       task done" in out
