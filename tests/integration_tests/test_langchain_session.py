@@ -566,3 +566,28 @@ def test_session_renders_for_notebooks(router: ToolRouter, user: str) -> None:
     assert f"user_id       {user}" in text
     assert "toolkits      github, notes" in text
     assert router.client.settings.api_key.get_secret_value() not in html + text
+
+
+def test_run_argument_names_reach_the_service_unchanged(
+    router: ToolRouter, user: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`config`, `callbacks` and `run_manager` are LangChain's own names; ours still send them."""
+    session = new_session(router, user)
+    search = session.tool("COMPOSIO_SEARCH_TOOLS")  # its schema allows extra properties
+    sent: list[dict[str, Any]] = []
+    real = router.client.execute_meta
+
+    def spy(session_id: str, slug: str, arguments: Any = None, **kwargs: Any) -> Any:
+        sent.append(dict(arguments))
+        return real(session_id, slug, arguments, **kwargs)
+
+    monkeypatch.setattr(router.client, "execute_meta", spy)
+    args = {
+        "queries": [{"use_case": "create a note"}],
+        "config": {"mode": "fast"},
+        "callbacks": ["a"],
+        "run_manager": "x",
+    }
+    message = search.invoke(call(search, args))
+    assert message.status == "success"
+    assert sent == [args]
