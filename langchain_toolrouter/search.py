@@ -106,13 +106,13 @@ class ToolSearch(Runnable[ToolQuery, list[BaseTool]]):
         self, input: ToolQuery, config: RunnableConfig | None = None, **kwargs: Any
     ) -> list[BaseTool]:
         """Search with the sync client."""
-        return self._call_with_config(self._search, input, config, run_type="tool")
+        return self._call_with_config(self._search, input, config)
 
     async def ainvoke(
         self, input: ToolQuery, config: RunnableConfig | None = None, **kwargs: Any
     ) -> list[BaseTool]:
         """Search with the async client."""
-        return await self._acall_with_config(self._asearch, input, config, run_type="tool")
+        return await self._acall_with_config(self._asearch, input, config)
 
     def __repr__(self) -> str:
         return f"ToolSearch(session={self.session.session_id!r})"
