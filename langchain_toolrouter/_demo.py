@@ -273,12 +273,21 @@ class ScriptedChatModel(BaseChatModel):
     ) -> AIMessage | None:
         """The next step after a failed call, or None to retry with (re-)filled arguments."""
         toolkit = state.toolkit_of.get(intent.key, "")
-        if _CONNECTION_WORDS.search(last.error) and MANAGE_CONNECTIONS in tools:
-            already = sum(toolkit in asked for asked in state.connect_asked)
-            if toolkit and already < len(state.attempts[intent.key]):
+        if _CONNECTION_WORDS.search(last.error):
+            # Connect once per such failure (plus the connect search already asked for).
+            failed = sum(
+                bool(_CONNECTION_WORDS.search(a.error)) for a in state.attempts[intent.key]
+            )
+            asked = sum(toolkit in kits for kits in state.connect_asked)
+            if (
+                toolkit
+                and MANAGE_CONNECTIONS in tools
+                and asked < failed + (toolkit in state.inactive)
+            ):
                 thought = f"{last.slug} needs a {toolkit} connection; connecting."
                 args = {"toolkits": [toolkit]}
                 return _call(turn, "connect", toolkit, MANAGE_CONNECTIONS, args, thought=thought)
+            return None
         unknown = last.slug not in state.schemas and last.slug not in state.schemas_asked
         if unknown and GET_SCHEMAS in tools:
             thought = f"{last.slug} failed; fetching its input schema."

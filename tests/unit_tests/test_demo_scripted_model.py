@@ -272,3 +272,58 @@ def test_progress_prints_for_slow_steps_only() -> None:
     text = stream.getvalue()
     assert "quick" not in text
     assert "slow step" in text
+
+
+def test_a_no_connection_error_makes_it_connect_then_retry() -> None:
+    router = FakeRouter(slugs=SLUGS)
+    router.connected.add("gmail")  # search says connected, but the service disagrees once
+    failures = iter(["No active connection for toolkit 'gmail'"])
+
+    def run_one(slug: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        error = next(failures, None) if slug == "GMAIL_SEND_EMAIL" else None
+        if error:
+            return {"successful": False, "data": {}, "error": error}
+        return FakeRouter.run_one(router, slug, arguments)
+
+    router.run_one = run_one  # type: ignore[method-assign]
+    plan = [[Intent("email", "send an email", {"recipient_email": "a@b.co", "body": "x"})]]
+    final = _run(ScriptedChatModel(stages=plan, answer="ok"), router.tools())[-1]
+    assert [kind for kind, _ in router.calls] == ["search", "multi", "connect", "multi"]
+    assert router.calls[2] == ("connect", ["gmail"])
+    assert final.response_metadata["outcome"] == "done"
+
+
+def test_demo_helpers_find_links_and_multi_execute_items() -> None:
+    from langchain_toolrouter._demo_run import _links, _multi_rows
+
+    data = {
+        "results": {
+            "github": {"toolkit": "github", "redirect_url": "http://x/connect/1"},
+            "notes": {"toolkit": "notes", "status": "no_auth_required"},
+        }
+    }
+    assert _links(data) == [("github", "http://x/connect/1")]
+    args = {"tools": [{"tool_slug": "A", "arguments": {"n": 1}}, {"tool_slug": "B"}]}
+    result = {
+        "results": [
+            {"tool_slug": "B", "index": 1, "response": {"successful": False, "error": "bad"}},
+            {"tool_slug": "A", "index": 0, "response": {"successful": True, "data": {"ok": 1}}},
+        ]
+    }
+    rows = _multi_rows("COMPOSIO_MULTI_EXECUTE_TOOL", args, result)
+    assert ("A", {"n": 1}, True, {"ok": 1}) in rows
+    assert ("B", {}, False, "bad") in rows
+
+
+def test_command_line_defaults_to_the_demo_and_rejects_unknown_commands() -> None:
+    from langchain_toolrouter.__main__ import _parser
+
+    args = _parser().parse_args([])
+    assert (args.command, args.model, args.user_id, args.max_steps) == (
+        "demo",
+        None,
+        "demo-user",
+        20,
+    )
+    with pytest.raises(SystemExit):
+        _parser().parse_args(["serve"])
