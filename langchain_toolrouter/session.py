@@ -426,7 +426,7 @@ class ToolRouterSession:
                 name=tool_name_for(slug, router.name_style),
                 slug=slug,
                 description=description or slug,
-                input_json_schema=dict(input_schema or {"type": "object", "properties": {}}),
+                input_json_schema=input_schema or {"type": "object", "properties": {}},
                 executor=SessionToolExecutor(self._dispatch, slug, toolkit),
                 metadata=metadata,
                 schema_options=router.schema_options,

@@ -292,7 +292,7 @@ class ToolRouterTool(BaseTool):
             name=tool_name_for(name, name_style),
             slug=name,
             description=description,
-            input_json_schema=dict(input_schema),
+            input_json_schema=input_schema,
             executor=resolved,
             metadata=metadata,
             schema_options=schema_options,
