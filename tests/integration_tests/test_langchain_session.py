@@ -13,7 +13,7 @@ from langchain_core.messages import ToolMessage
 
 from langchain_toolrouter import session as session_module
 from langchain_toolrouter._connections import mcp_config
-from langchain_toolrouter.custom_tools import CustomToolkit, custom_tool
+from langchain_toolrouter.custom_tools import CustomToolContext, CustomToolkit, custom_tool
 from langchain_toolrouter.emulator import EmulatorServer, FaultRule
 from langchain_toolrouter.errors import AuthenticationError, NotFoundError
 from langchain_toolrouter.session import ConnectionTimeoutError, ToolRouter, ToolRouterSession
@@ -591,3 +591,34 @@ def test_run_argument_names_reach_the_service_unchanged(
     message = search.invoke(call(search, args))
     assert message.status == "success"
     assert sent == [args]
+
+
+@custom_tool
+def note_it(text: str, ctx: CustomToolContext) -> dict[str, Any]:
+    """Save a text as a note, through the session's own notes tool."""
+    saved = ctx.execute("NOTES_CREATE_NOTE", {"title": text, "content": ctx.user_id})
+    shouted_back = ctx.execute("LOCAL_SHOUT", {"text": text})  # a sibling runs locally
+    return {"note": saved["data"]["id"], "shout": shouted_back["data"]["text"]}
+
+
+@custom_tool
+async def anote_it(text: str, ctx: CustomToolContext) -> dict[str, Any]:
+    """Async twin of note_it."""
+    saved = await ctx.aexecute("NOTES_CREATE_NOTE", {"title": text, "content": ctx.user_id})
+    return {"note": saved["data"]["id"], "session": ctx.session_id}
+
+
+def test_custom_tool_context_reaches_the_session(router: ToolRouter, user: str) -> None:
+    session = new_session(router, user, custom_tools=[shout, note_it])
+    outcome = session.execute("LOCAL_NOTE_IT", {"text": "hi"})
+    assert outcome.successful, outcome.error
+    assert outcome.data["shout"] == "HI"
+    assert outcome.data["note"]
+
+
+async def test_async_custom_tool_context(arouter: ToolRouter, user: str) -> None:
+    session = await arouter.acreate_session(user, toolkits=["notes"], custom_tools=[anote_it])
+    tool = await session.atool("LOCAL_ANOTE_IT")
+    message = await tool.ainvoke(call(tool, {"text": "hi"}))
+    assert message.status == "success"
+    assert message.artifact["data"]["session"] == session.session_id
