@@ -3,7 +3,8 @@
 Each adapter offers:
 
 - ``convert(tool)``: the timed conversion (for the anchors, what builds their pydantic model);
-- ``load(tool)``: a LangChain tool and its model-facing schema, as an agent would get them;
+- ``bind(tool)``: the LangChain tool and ``convert_to_openai_tool(tool)``, the bind-ready
+  schema any agent computes (ours also has ``load``: the tool and its ``tool_call_schema``);
 - ``model_facing(handle)``: the JSON schema the chat model sees for the loaded tool;
 - ``send(handle, call)``: the payload that would reach the service, or :class:`Rejected`;
 - ``clear()``: forget what the converter caches about schemas, for first-build timings.
@@ -48,7 +49,7 @@ class Converter:
     key = ""
     label = ""
     convert_what = ""
-    load_what = ""
+    bind_what = ""
 
     def clear(self) -> None:
         """Drop schema caches so the next conversion is a first build."""
@@ -56,7 +57,7 @@ class Converter:
     def convert(self, tool: Tool) -> Any:
         raise NotImplementedError
 
-    def load(self, tool: Tool) -> Any:
+    def bind(self, tool: Tool) -> Any:
         raise NotImplementedError
 
     def model_facing(self, handle: Any) -> dict[str, Any]:
@@ -88,10 +89,11 @@ class Ours(Converter):
             pass
         self.convert_what = "json_schema_to_model(...) + .llm_schema"
         self.load_what = (
-            "ToolRouterTool.from_schema(...) + convert_to_openai_tool(tool)"
+            "ToolRouterTool.from_schema(...) + tool.tool_call_schema"
             if self._tool_cls
             else "json_schema_to_model(...) + .llm_schema (no tool constructor yet)"
         )
+        self.bind_what = f"{self.load_what} + convert_to_openai_tool(tool)"
 
     def clear(self) -> None:
         self._schema.clear_cache()
@@ -105,10 +107,17 @@ class Ours(Converter):
         return self._schema.json_schema_to_model(tool.schema, name=tool.name)
 
     def load(self, tool: Tool) -> Any:
+        """Our tool and its model-facing schema (the issue's "loading a tool")."""
         if self._tool_cls is None:
             return self.convert(tool)
         built = self._tool_cls.from_schema(tool.name, tool.description, tool.schema, self._capture)
-        _openai_parameters(built)
+        built.tool_call_schema  # noqa: B018
+        return built
+
+    def bind(self, tool: Tool) -> Any:
+        built = self.load(tool)
+        if self._tool_cls is not None:
+            _openai_parameters(built)
         return built
 
     def _capture(self, payload: dict[str, Any]) -> dict[str, Any]:
@@ -155,7 +164,7 @@ class Composio(Converter):
     key = "composio"
     label = "composio-langchain"
     convert_what = "substitute_reserved_python_keywords + composio json_schema_to_model"
-    load_what = "LangchainProvider.wrap_tool(...) + convert_to_openai_tool(tool)"
+    bind_what = "LangchainProvider.wrap_tool(...) + convert_to_openai_tool(tool)"
 
     def __init__(self) -> None:
         from composio.utils import schema_converter, shared
@@ -182,7 +191,7 @@ class Composio(Converter):
             json_schema=params, skip_default=self._provider.skip_default
         )
 
-    def load(self, tool: Tool) -> Any:
+    def bind(self, tool: Tool) -> Any:
         fake = types.SimpleNamespace(
             slug=tool.name, description=tool.description, input_parameters=tool.schema
         )
@@ -219,7 +228,7 @@ class JsonSchemaToPydantic(Converter):
     convert_what = (
         "create_model(schema, allow_undefined_type=True, allow_undefined_array_items=True)"
     )
-    load_what = "create_model + StructuredTool.from_function + convert_to_openai_tool(tool)"
+    bind_what = "create_model + StructuredTool.from_function + convert_to_openai_tool(tool)"
 
     def __init__(self) -> None:
         import json_schema_to_pydantic
@@ -231,7 +240,7 @@ class JsonSchemaToPydantic(Converter):
             tool.schema, allow_undefined_type=True, allow_undefined_array_items=True
         )
 
-    def load(self, tool: Tool) -> Any:
+    def bind(self, tool: Tool) -> Any:
         from langchain_core.tools import StructuredTool
 
         model = self.convert(tool)
