@@ -5,7 +5,7 @@ Two levels, checked in order:
 1. identity: the very same schema object seen before (a dict lookup, well under a microsecond);
    the object is held, so its ``id`` cannot be reused. Schemas are treated as immutable once
    converted: mutating one in place and converting it again returns the earlier conversion.
-2. content: the compact JSON text of the schema as the key, so equal schemas
+2. content: a serialization of the schema as the key (see :func:`canonical_key`), so equal schemas
    from different sessions share one conversion core (effective schema, model-facing schema,
    compiled validator); each tool name gets its own light :class:`Conversion` over it.
 
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import marshal
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -27,13 +28,19 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 
-def canonical_key(schema: Mapping[str, Any]) -> str:
-    """The schema as compact JSON text: equal schemas give equal keys.
+def canonical_key(schema: Mapping[str, Any]) -> bytes | str:
+    """A key equal for structurally identical schemas (same keys in the same order, same values
+    of the same JSON types), and different otherwise.
 
-    Key order is kept on purpose: property order is part of the model-facing schema, so two
-    schemas listing the same properties in another order are different conversions.
+    ``marshal`` format 2 (no back-references, so object sharing does not change the bytes) is
+    about 4x faster than ``json.dumps`` and keeps ``1``, ``1.0`` and ``true`` apart; anything it
+    cannot write (a dict subclass, a non-JSON value) falls back to JSON text. Key order is kept
+    on purpose: property order is part of the model-facing schema.
     """
-    return json.dumps(schema, separators=(",", ":"), ensure_ascii=False, default=repr)
+    try:
+        return marshal.dumps(schema, 2)  # type: ignore[arg-type]  # ValueError if it cannot
+    except ValueError:
+        return json.dumps(schema, separators=(",", ":"), ensure_ascii=False, default=repr)
 
 
 class LRU(Generic[K, V]):

@@ -250,8 +250,8 @@ def _rename_entries(schema: Any) -> list[ReportEntry]:
     return out
 
 
-_CORES: LRU[tuple[str, ConversionOptions], ConversionCore] = LRU(4096)
-_BY_CONTENT: LRU[tuple[str, ConversionOptions, str], Conversion] = LRU(8192)
+_CORES: LRU[tuple[bytes | str, ConversionOptions], ConversionCore] = LRU(4096)
+_BY_CONTENT: LRU[tuple[bytes | str, ConversionOptions, str], Conversion] = LRU(8192)
 _BY_IDENTITY: dict[tuple[int, ConversionOptions, str], tuple[object, Conversion]] = {}
 _IDENTITY_MAX = 8192
 

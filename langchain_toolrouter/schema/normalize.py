@@ -147,6 +147,84 @@ def _eff(pointer: str | None, *tokens: str | int) -> str | None:
     return pointer
 
 
+_FAST_PATH = True  # tests turn it off to check the rewriting path gives the same result
+_DIRTY_KEYS = frozenset(
+    (
+        "$schema",
+        "$id",
+        "nullable",
+        "dependencies",
+        "additionalItems",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+    )
+)
+_STANDARD_SET = frozenset(_STANDARD_TYPES)
+
+
+_HANDLED_BUT_TYPE = _HANDLED - {"type"}
+
+
+def _plain_leaf(s: dict[str, Any]) -> bool:
+    """A subschema with only a standard string ``type`` and annotations (the most common kind),
+    checked without a call per node."""
+    if s.keys() & _HANDLED_BUT_TYPE:
+        return False
+    kind = s.get("type")
+    return kind is None or (type(kind) is str and kind in _STANDARD_SET)
+
+
+def _clean_type(value: Any) -> bool:
+    if type(value) is str:
+        return value in _STANDARD_SET
+    if type(value) is not list or not value:
+        return False
+    if not all(type(t) is str and t in _STANDARD_SET for t in value):
+        return False
+    return len(set(value)) == len(value) and not ("number" in value and "integer" in value)
+
+
+def _clean_scalar_keyword(key: str, value: Any, s: dict[str, Any]) -> bool:
+    """Whether a non-subschema keyword this pass handles is already in standard form."""
+    if key == "required":
+        return (
+            type(value) is list
+            and all(type(n) is str for n in value)
+            and len(set(value)) == len(value)
+        )
+    if key == "enum":
+        return type(value) is list
+    if key == "pattern":
+        return type(value) is str and _regex_error(value) is None
+    if key == "uniqueItems":
+        return type(value) is bool
+    if key in _COUNT_KEYS:
+        return type(value) is int and value >= 0
+    if key in _NUMBER_KEYS:
+        if type(value) not in (int, float):
+            return False
+        if key == "multipleOf":
+            return bool(value > 0)
+        if key in ("minimum", "maximum"):
+            return type(s.get("exclusive" + key[:1].upper() + key[1:])) is not bool
+        return True
+    return False
+
+
+def _clean_scope(s: dict[str, Any]) -> bool:
+    """No object keyword on a non-object type, and every required name has a schema."""
+    types = s.get("type")
+    if types is None:
+        return True
+    if types != "object" and (type(types) is not list or "object" not in types):
+        return s.keys().isdisjoint(_OBJECT_ONLY)
+    required = s.get("required")
+    if not required:
+        return True
+    props = s.get("properties", {})
+    return all(name in props for name in required)
+
+
 def _regex_error(pattern: str) -> re.error | None:
     """Why Python cannot compile ``pattern``, or None when it can."""
     try:
@@ -194,6 +272,9 @@ class _Normalizer:
         self.legacy = isinstance(schema_uri, str) and bool(_LEGACY_DRAFT.search(schema_uri))
         self.prefix = ""  # added in front of every effective pointer (bare-map root)
         self.has_defs = False
+        self.has_clean_refs = False
+        self.fast = _FAST_PATH
+        self.clean: set[int] = set()  # ids of subschemas known to need no rewrite
 
     def note(self, kind: ReportKind, pointer: str, reason: str) -> None:
         self.entries.append(ReportEntry(kind, pointer, reason))
@@ -216,10 +297,12 @@ class _Normalizer:
             root: dict[str, Any] = {"type": "object", "properties": props}
         else:
             node = self.node(raw, "", None)
-            root = node if isinstance(node, dict) else {}
+            root = dict(node) if isinstance(node, dict) else {}  # never the caller's own dict
             self.fix_root_type(root)
         self.rewrite_refs(root)
-        return Normalized(root, self.entries, has_refs=bool(self.refs) or self.has_defs)
+        return Normalized(
+            root, self.entries, has_refs=bool(self.refs) or self.has_defs or self.has_clean_refs
+        )
 
     def fix_root_type(self, root: dict[str, Any]) -> None:
         types = root.get("type")
@@ -254,6 +337,8 @@ class _Normalizer:
         """
         if eff is not None and src != eff:
             self.moved[src] = eff
+        elif self.fast and type(s) is dict and self.is_clean(s):
+            return s  # already standard: shared as is (schemas are immutable once converted)
         if type(s) is not dict:
             if isinstance(s, bool):
                 return s
@@ -291,6 +376,77 @@ class _Normalizer:
         if "unevaluatedProperties" in out or "unevaluatedItems" in out:
             self.unevaluated(out, src)
         return out
+
+    def is_clean(self, s: dict[str, Any]) -> bool:
+        """Whether the subschema ``s`` (and all below it) is standard 2020-12 that this pass
+        would copy unchanged; such subtrees are shared instead of copied (the common case, and
+        most of the cost of a first build). Must agree with the rewriting path: a test checks
+        both give equal results on the corpus and on generated schemas."""
+        if id(s) in self.clean:
+            return True
+        if not s.keys().isdisjoint(_DIRTY_KEYS):
+            return False
+        for key, value in s.items():
+            if key not in _HANDLED:
+                continue
+            if key == "type":
+                if not (value in _STANDARD_SET if type(value) is str else _clean_type(value)):
+                    return False
+            elif key == "$ref":
+                if not self.clean_ref(value, s):
+                    return False
+            elif key in _SUBSCHEMA_KEYS or key == "items":
+                if type(value) is dict:
+                    if not self.is_clean(value):
+                        return False
+                elif type(value) is not bool:
+                    return False
+            elif key in _SCHEMA_MAP_KEYS:
+                if type(value) is not dict:
+                    return False
+                if key == "patternProperties" and any(_regex_error(k) for k in value):
+                    return False
+                for v in value.values():
+                    if type(v) is dict:
+                        if _plain_leaf(v):
+                            continue
+                        if not self.is_clean(v) or v.get("required") is True:
+                            return False
+                    elif type(v) is not bool:
+                        return False
+                if key in ("$defs", "definitions"):
+                    self.has_defs = True
+            elif key in _SCHEMA_LIST_KEYS:
+                if type(value) is not list or not value:
+                    return False
+                for v in value:
+                    if type(v) is dict:
+                        if not self.is_clean(v):
+                            return False
+                    elif type(v) is not bool:
+                        return False
+            elif not _clean_scalar_keyword(key, value, s):
+                return False
+        if not _clean_scope(s):
+            return False
+        self.clean.add(id(s))
+        return True
+
+    def clean_ref(self, ref: Any, s: dict[str, Any]) -> bool:
+        """Whether a ``$ref`` stays exactly as written: local, resolvable, nothing moves."""
+        if type(ref) is not str or self.prefix or (self.legacy and len(s) > 1) or "%" in ref:
+            return False
+        pointer = ref_to_pointer(ref)
+        if pointer is None or "/items/" in pointer:  # a list "items" moves to prefixItems
+            return False
+        try:
+            target = resolve(self.raw, pointer)
+        except KeyError:
+            return False
+        if type(target) is not dict and type(target) is not bool:
+            return False
+        self.has_clean_refs = True
+        return True
 
     def unevaluated(self, out: dict[str, Any], src: str) -> None:
         """Read ``unevaluated*`` as ``additionalProperties``/``items`` where that is exact."""

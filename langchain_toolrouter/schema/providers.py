@@ -131,8 +131,9 @@ class _Adapter:
                 if key == "properties":
                     out.setdefault("properties", {}).update(value)
                 elif key == "required":
-                    required = out.setdefault("required", [])
+                    required = list(out.get("required", ()))  # never extend a shared list
                     required.extend(n for n in value if n not in required)
+                    out["required"] = required
                 elif key not in out:
                     out[key] = value
                 elif out[key] != value and key not in ("description", "title"):
