@@ -127,6 +127,7 @@ class ToolRouter:
         self.client = ToolRouterClient(**self._client_options, http_client=http_client)
         self._async_http_client = async_http_client
         self._aclient: AsyncToolRouterClient | None = None
+        self._aclient_loop: asyncio.AbstractEventLoop | None = None
         self.storage_client = storage_client
         self.astorage_client = astorage_client
         self.name_style: NameStyle = name_style
@@ -136,11 +137,29 @@ class ToolRouter:
 
     @property
     def aclient(self) -> AsyncToolRouterClient:
-        """The async client (built on first use, so sync-only programs never open it)."""
-        if self._aclient is None:
+        """The async client, built on first use (sync-only programs never open one).
+
+        Its connections belong to the event loop that opened them, so when a later call runs
+        on another loop (a script calling `asyncio.run` twice), a new client is opened for
+        that loop instead of failing with "Event loop is closed" (the old loop's connections
+        are left to garbage collection: a closed loop cannot close them). A caller's own
+        `async_http_client` is always used as given.
+        """
+        loop = _running_loop()
+        stale = (
+            self._aclient is not None
+            and self._async_http_client is None
+            and self._aclient_loop is not None
+            and loop is not None
+            and loop is not self._aclient_loop
+        )
+        if self._aclient is None or stale:
             self._aclient = AsyncToolRouterClient(
                 **self._client_options, http_client=self._async_http_client
             )
+            self._aclient_loop = None
+        if self._aclient_loop is None:
+            self._aclient_loop = loop
         return self._aclient
 
     @property
@@ -947,6 +966,13 @@ class ToolRouterSession:
             f"ToolRouterSession(session_id={self.session_id!r}, user_id={self.user_id!r}, "
             f"custom_tools={[t.final_slug for t in self._registry.tools]!r})"
         )
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 def _full_schema(found: m.SearchToolSchema | None) -> bool:

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -158,3 +159,24 @@ async def test_sync_and_async_share_one_session(arouter: ToolRouter, user: str, 
     assert all(m.status == "success" for m in messages)
     listed = await session.aexecute("NOTES_LIST_NOTES", {})
     assert listed.successful
+
+
+# asyncio.run closes each loop with our keep-alive connections still open; a closed loop cannot
+# close them, so garbage collection does (with a ResourceWarning, as for any httpx.AsyncClient).
+# What this test proves is that the calls on the later loops work instead of failing with
+# "Event loop is closed".
+@pytest.mark.filterwarnings("ignore::ResourceWarning")
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_one_session_across_several_event_loops(router: ToolRouter, user: str) -> None:
+    """A script may call asyncio.run more than once; each loop gets working connections."""
+    session = router.create_session(user, toolkits=["notes"])
+
+    async def create(title: str) -> str:
+        note = await session.atool("NOTES_CREATE_NOTE")
+        message = await note.ainvoke(call(note, {"title": title, "content": "c"}, title))
+        if title == "last":
+            await router.aclose()
+        return str(message.status)
+
+    assert [asyncio.run(create(t)) for t in ("first", "second", "last")] == ["success"] * 3
+    gc.collect()  # release the first loops' sockets here, under this test's warning filters
