@@ -70,7 +70,7 @@ class Settings:
 
 
 QUICK = Settings(
-    reps=7, warmup=1, cached_batch=200, thousand_reps=3, valid_calls=10, invalid_calls=20
+    reps=5, warmup=1, cached_batch=200, thousand_reps=3, valid_calls=8, invalid_calls=16
 )
 FULL = Settings(
     reps=15, warmup=2, cached_batch=500, thousand_reps=5, valid_calls=30, invalid_calls=40
