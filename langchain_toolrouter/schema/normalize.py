@@ -168,10 +168,45 @@ _HANDLED_BUT_TYPE = _HANDLED - {"type"}
 def _plain_leaf(s: dict[str, Any]) -> bool:
     """A subschema with only a standard string ``type`` and annotations (the most common kind),
     checked without a call per node."""
-    if s.keys() & _HANDLED_BUT_TYPE:
+    if s.keys() & _HANDLED_BUT_TYPE or not _annotations_ok(s):
         return False
     kind = s.get("type")
     return kind is None or (type(kind) is str and kind in _STANDARD_SET)
+
+
+# Annotation keywords and the JSON type the meta-schema demands of their value.
+_ANNOTATION_TYPES: dict[str, type | tuple[type, ...]] = {
+    "title": str,
+    "description": str,
+    "format": str,
+    "$comment": str,
+    "contentMediaType": str,
+    "contentEncoding": str,
+    "examples": list,
+    "deprecated": bool,
+    "readOnly": bool,
+    "writeOnly": bool,
+    "dependentRequired": dict,
+}
+_ANNOTATION_KEYS = _ANNOTATION_TYPES.keys()
+
+
+def _annotations_ok(s: dict[str, Any]) -> bool:
+    """Whether every annotation keyword of ``s`` has the value type the meta-schema requires."""
+    for key in s.keys() & _ANNOTATION_KEYS:
+        value: Any = s[key]
+        if type(value) is not _ANNOTATION_TYPES[key] or (
+            key == "dependentRequired" and not _dependent_required_ok(value)
+        ):
+            return False
+    return True
+
+
+def _dependent_required_ok(value: dict[str, Any]) -> bool:
+    return all(
+        type(v) is list and all(type(n) is str for n in v) and len(set(v)) == len(v)
+        for v in value.values()
+    )
 
 
 def _clean_type(value: Any) -> bool:
@@ -373,6 +408,8 @@ class _Normalizer:
             self.make_nullable(out, src)
         if "type" in out:
             self.fix_type_scoped(out, src)
+        if not _annotations_ok(out):
+            self.fix_annotations(out, src)
         if "unevaluatedProperties" in out or "unevaluatedItems" in out:
             self.unevaluated(out, src)
         return out
@@ -427,10 +464,30 @@ class _Normalizer:
                         return False
             elif not _clean_scalar_keyword(key, value, s):
                 return False
-        if not _clean_scope(s):
+        if not _clean_scope(s) or not _annotations_ok(s):
             return False
         self.clean.add(id(s))
         return True
+
+    def fix_annotations(self, out: dict[str, Any], src: str) -> None:
+        """Drop annotation values of the wrong JSON type (the result must be valid JSON Schema)."""
+        for key in sorted(out.keys() & _ANNOTATION_KEYS):
+            value = out[key]
+            if key == "dependentRequired" and type(value) is dict:
+                kept = {
+                    k: list(dict.fromkeys(n for n in v if type(n) is str))
+                    for k, v in value.items()
+                    if type(v) is list
+                }
+                if kept != value:
+                    out[key] = kept
+                    self.note(
+                        "dropped", join(src, key), "entries that are not lists of names removed"
+                    )
+            elif type(value) is not _ANNOTATION_TYPES[key]:
+                del out[key]
+                expected = getattr(_ANNOTATION_TYPES[key], "__name__", "")
+                self.note("dropped", join(src, key), f'"{key}" must be a {expected}, got {value!r}')
 
     def clean_ref(self, ref: Any, s: dict[str, Any]) -> bool:
         """Whether a ``$ref`` stays exactly as written: local, resolvable, nothing moves."""

@@ -165,7 +165,7 @@ class _OpenAI(_Adapter):
             return schema
         out = self.children(schema, pointer)
         fmt = out.get("format")
-        if fmt is not None and fmt not in _OPENAI_FORMATS:
+        if fmt is not None and not (isinstance(fmt, str) and fmt in _OPENAI_FORMATS):
             del out["format"]
             self.note(
                 "dropped", join(pointer, "format"), f"format {fmt!r} is not supported; removed"

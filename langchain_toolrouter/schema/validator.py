@@ -437,7 +437,11 @@ class _Compiler:
         )
         min_props = schema.get("minProperties")
         max_props = schema.get("maxProperties")
-        dep_required: dict[str, list[str]] = schema.get("dependentRequired", {})
+        dep_required = {
+            k: [n for n in v if isinstance(n, str)]
+            for k, v in schema.get("dependentRequired", {}).items()
+            if isinstance(v, list)
+        }
         dep_schemas = {
             k: self.compile(s, f"{pointer}/dependentSchemas/{k}")
             for k, s in schema.get("dependentSchemas", {}).items()

@@ -10,6 +10,7 @@ import pytest
 
 from langchain_toolrouter.schema import (
     ArgsValidationError,
+    ConversionOptions,
     ConversionReport,
     ReportEntry,
     SchemaConversionError,
@@ -299,3 +300,34 @@ def test_a_converter_failure_degrades_that_tool_only(monkeypatch: pytest.MonkeyP
     assert conversion.validate({"anything": [1]}) == {"anything": [1]}
     (entry,) = conversion.report.of_kind("dropped")
     assert "boom" in entry.reason
+
+
+def test_odd_keyword_values_do_not_break_conversion() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {
+                "type": "string",
+                "format": {"not": "a string"},
+                "minLength": "2",
+                "maximum": "9",
+            },
+            "b": {"type": "integer", "maxItems": 2.0, "multipleOf": 0},
+        },
+        "dependentRequired": {"a": "b"},
+        "dependencies": {"b": "nonsense"},
+    }
+    for options in (
+        None,
+        ConversionOptions(strict_provider="openai"),
+        ConversionOptions(strict_provider="gemini"),
+    ):
+        conversion = json_schema_to_model(schema, name="odd_values", options=options)
+        jsonschema.Draft202012Validator.check_schema(conversion.llm_schema)
+        assert conversion.validate({"a": "x", "b": 3}) == {"a": "x", "b": 3}
+        dropped = {e.pointer for e in conversion.report.of_kind("dropped")}
+        assert {
+            "/properties/a/minLength",
+            "/properties/a/maximum",
+            "/properties/b/multipleOf",
+        } <= dropped
