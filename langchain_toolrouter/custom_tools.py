@@ -273,6 +273,8 @@ class CustomTool:
         except (ValidationError, ToolException) as exc:
             return _failed(self.final_slug, exc)
         except Exception as exc:
+            # The user's own code failed: the model reads it as a failed result (wire reference
+            # section 10.5) and the traceback goes to the log; our own bugs are not in this block.
             _log.warning("custom tool %s raised", self.final_slug, exc_info=True)
             return _failed(self.final_slug, exc)
 
@@ -294,6 +296,8 @@ class CustomTool:
         except (ValidationError, ToolException) as exc:
             return _failed(self.final_slug, exc)
         except Exception as exc:
+            # The user's own code failed: the model reads it as a failed result (wire reference
+            # section 10.5) and the traceback goes to the log; our own bugs are not in this block.
             _log.warning("custom tool %s raised", self.final_slug, exc_info=True)
             return _failed(self.final_slug, exc)
 
