@@ -202,7 +202,7 @@ def _annotations_ok(s: dict[str, Any]) -> bool:
     return True
 
 
-def _dependent_required_ok(value: dict[str, Any]) -> bool:
+def _dependent_required_ok(value: Any) -> bool:
     return all(
         type(v) is list and all(type(n) is str for n in v) and len(set(v)) == len(v)
         for v in value.values()
