@@ -8,6 +8,7 @@ command-line arguments, 130 after Ctrl-C.
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from collections.abc import Sequence
 
@@ -55,6 +56,9 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse the command line, run the demo, and return the process exit code."""
     args = _parser().parse_args(argv)
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):  # a console that cannot show "→" gets "?"
+            stream.reconfigure(errors="replace")
     from langchain_toolrouter._demo_run import DemoError, run_demo
 
     try:
