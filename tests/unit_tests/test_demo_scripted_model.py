@@ -327,3 +327,25 @@ def test_command_line_defaults_to_the_demo_and_rejects_unknown_commands() -> Non
     )
     with pytest.raises(SystemExit):
         _parser().parse_args(["serve"])
+
+
+def test_model_option_without_langchain_names_the_packages_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import importlib
+
+    from langchain_toolrouter import _demo_run
+
+    real_import = importlib.import_module
+
+    def no_langchain(name: str, package: str | None = None) -> Any:
+        if name.startswith("langchain.") or name == "langchain":
+            raise ImportError(f"No module named {name!r}")
+        return real_import(name, package)
+
+    monkeypatch.setattr(_demo_run.importlib, "import_module", no_langchain)
+    with pytest.raises(_demo_run.DemoError, match="pip install langchain langchain-anthropic"):
+        _demo_run._chat_model("anthropic:claude-sonnet-4-5")
+    model, label = _demo_run._chat_model(None)
+    assert isinstance(model, ScriptedChatModel)
+    assert label.startswith("scripted")
