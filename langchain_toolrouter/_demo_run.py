@@ -351,7 +351,7 @@ def _connection_lines(data: Any) -> list[str]:
     return ["ok     " + ", ".join(states)] if states else []
 
 
-def _search_lines(args: Mapping[str, Any], data: Any) -> list[str]:
+def _search_lines(data: Any) -> list[str]:
     if not isinstance(data, dict):
         return []
     lines = []
@@ -451,8 +451,8 @@ class Demo:
             if not ok:
                 lines.append(f"ERR    {_short(_error_line(message))}")
                 self.report.failures.append(f"{name}: {_short(_error_line(message), 100)}")
-            elif name == "COMPOSIO_SEARCH_TOOLS" and _search_lines(args, data):
-                lines += _search_lines(args, data)
+            elif name == "COMPOSIO_SEARCH_TOOLS" and _search_lines(data):
+                lines += _search_lines(data)
             elif name == "COMPOSIO_MANAGE_CONNECTIONS" and _connection_lines(data):
                 lines += _connection_lines(data)
             else:
