@@ -260,7 +260,9 @@ class _Gemini(_Adapter):
             if len(branches) != len(out["anyOf"]):
                 out["nullable"] = True
                 out["anyOf"] = branches
-            if len(out["anyOf"]) == 1 and isinstance(out["anyOf"][0], dict):
+            if not branches:
+                del out["anyOf"]  # only null was allowed: nullable says it all
+            elif len(branches) == 1 and isinstance(branches[0], dict):
                 only = out.pop("anyOf")[0]
                 out = {**only, **out}
         self.strip(out, pointer)

@@ -91,8 +91,21 @@ def instances(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
     """
     if '"$ref"' in json.dumps(schema):
         schema = unroll(schema)
-    custom = {f: st.text(max_size=20) for f in _formats(schema) if f not in STRING_FORMATS}
+    custom = {f: _format_strings(f) for f in _formats(schema) if f not in STRING_FORMATS}
     return from_schema(schema, custom_formats=custom)
+
+
+_CHECKER = jsonschema.FormatChecker()
+
+
+def _format_strings(fmt: str) -> st.SearchStrategy[str]:
+    """Strings for a format hypothesis-jsonschema lacks; it checks them with jsonschema's
+    format checker, so formats that checker knows get conforming strings."""
+    if fmt == "uuid":
+        return st.uuids().map(str)
+    if fmt in _CHECKER.checkers:
+        return st.text(max_size=20).filter(lambda s: _CHECKER.conforms(s, fmt))
+    return st.text(max_size=20)
 
 
 def unroll(root: dict[str, Any], depth: int = 3) -> dict[str, Any]:

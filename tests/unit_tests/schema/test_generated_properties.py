@@ -207,3 +207,64 @@ def test_openai_strict_variant_round_trips_calls(
     as_sent_by_model = {**instance, **placeholders}
     assert llm["required"] == list(schema["properties"])
     assert conversion.validate(as_sent_by_model) == instance
+
+
+WILD_LEAVES = st.one_of(
+    LEAVES,
+    st.sampled_from(
+        ["dict", "float", "int", "tuple", "any", "String", "HashMap", "bool", "weird"]
+    ).map(lambda t: {"type": t}),
+    st.sampled_from(["string", "integer"]).map(lambda t: {"type": t, "nullable": True}),
+    st.just({"type": "number", "minimum": 0, "exclusiveMinimum": True}),
+    st.just({"type": "string", "properties": {}, "required": ["x"]}),
+    st.just({"type": "string", "format": 5, "description": ["not", "text"], "examples": "x"}),
+    st.just({"type": "string", "pattern": "(?<y>\\d)"}),
+    st.just({"type": "string", "pattern": "["}),
+    st.sampled_from(["string", "integer", None, 5]),
+    st.just({"type": ["string", "string", "null"]}),
+    st.just({"minLength": "3", "maxItems": 2.0, "multipleOf": 0}),
+)
+
+
+@st.composite
+def _wild_object(draw: st.DrawFn, children: st.SearchStrategy[Any]) -> dict[str, Any]:
+    schema = draw(_object(children))
+    if draw(st.booleans()):
+        schema["required"] = [*schema.get("required", []), "ghost"]
+    if draw(st.booleans()):
+        schema["type"] = draw(st.sampled_from(["dict", "object", ["object", "null"]]))
+    return schema
+
+
+WILD_SCHEMAS = st.one_of(
+    _wild_object(st.recursive(WILD_LEAVES, _composite, max_leaves=6)),
+    st.dictionaries(NAMES, WILD_LEAVES, min_size=1, max_size=3),  # a bare map of properties
+)
+
+
+@pytest.mark.slow
+@settings(_SETTINGS, max_examples=max(1, round(60 * SCALE)))
+@given(schema=WILD_SCHEMAS, data=st.data())
+def test_wild_schemas_convert_to_valid_schemas_and_judge_like_their_effective_reading(
+    schema: dict[str, Any], data: st.DataObject
+) -> None:
+    """Non-standard schemas never crash the converter; the effective and model-facing schemas
+    are valid JSON Schema (every variant); calls are judged like the effective schema says."""
+    for options in (
+        None,
+        ConversionOptions(strict_provider="openai"),
+        ConversionOptions(strict_provider="gemini"),
+    ):
+        conversion = json_schema_to_model(schema, name="wild", options=options)
+        jsonschema.Draft202012Validator.check_schema(conversion.llm_schema)
+        str(conversion.report)
+    conversion = json_schema_to_model(schema, name="wild")
+    effective = conversion.effective_schema
+    jsonschema.Draft202012Validator.check_schema(effective)
+    judge = oracle(effective)
+    instance = data.draw(instances(effective), label="valid instance")
+    assert _accepts(conversion, instance)
+    assert conversion.payload(conversion.model.model_validate(instance)) == instance
+    mutated = data.draw(mutations(instance), label="mutation")
+    if isinstance(mutated, dict):
+        assert _accepts(conversion, mutated) == judge.is_valid(mutated), mutated
