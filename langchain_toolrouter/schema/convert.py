@@ -10,6 +10,11 @@ Pipeline, each step its own module, each run at most once per distinct schema an
 
 Calls are validated by the compiled validator and the payload sent is a deep copy of the
 caller's own JSON, so it equals what was given; pydantic never coerces what goes on the wire.
+
+Caching (``cache``): the same schema object is found by identity, an equal schema from another
+session by a serialization of its content; both map to one shared :class:`ConversionCore`, and
+each tool name gets its own light :class:`Conversion` over it. Schemas are treated as immutable
+once converted (standard subtrees are shared with the caller's schema, not copied).
 """
 
 from __future__ import annotations
