@@ -16,13 +16,13 @@ PY="${PYTHON:-python}"
 TARGET="${TOOLROUTER_BENCH_PACKAGES:-$("$PY" -c 'import sys; print(sys.prefix)')/toolrouter-bench-packages}"
 
 printf '==> comparison libraries into the environment (%s)\n' "$("$PY" -c 'import sys; print(sys.prefix)')"
-"$PY" -m pip install --quiet --disable-pip-version-check \
+"$PY" -m pip install -qq --disable-pip-version-check \
   "json-schema-to-pydantic>=0.4.11,<1" \
   "hypothesis>=6.100,<=6.170.9" "hypothesis-jsonschema==0.23.1" "jsonschema>=4.20" \
   "langchain-core>=1.0,<2" "requests>=2.26"
 
 printf '==> composio 0.30 and what it needs to import into %s (--no-deps)\n' "$TARGET"
-"$PY" -m pip install --quiet --disable-pip-version-check --no-deps --upgrade --target "$TARGET" \
+"$PY" -m pip install -qq --disable-pip-version-check --no-deps --upgrade --target "$TARGET" \
   "composio==0.30.0" "composio-langchain==0.30.0" "composio-client==2.0.0rc19" \
   "pysher==1.0.8" "websocket-client<2" \
   "openai>=2.48,<3" "jiter>=0.10,<1" "tqdm>4"
