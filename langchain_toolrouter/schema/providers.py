@@ -82,6 +82,14 @@ def adapt_for_provider(
     out = adapter.node(schema, "")
     if not isinstance(out, dict):
         out = {"type": "object", "properties": {}}
+    for key in ("anyOf", "not", "enum", "const"):
+        if provider == "openai" and key in out:
+            del out[key]
+            adapter.note(
+                "dropped",
+                join("", key),
+                f"{key!r} at the root is not supported; removed (calls are still checked against it)",
+            )
     return out, adapter.entries
 
 

@@ -191,3 +191,19 @@ def test_gemini_variant_uses_its_subset() -> None:
         "/properties/x/exclusiveMinimum",
         "/properties/m/additionalProperties",
     }
+
+
+def test_openai_strict_root_combinators_are_removed_and_reported() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+        "anyOf": [{"required": ["a"]}, {"required": ["b"]}],
+    }
+    conversion = json_schema_to_model(
+        schema, name="either", options=ConversionOptions(strict_provider="openai")
+    )
+    assert "anyOf" not in conversion.llm_schema
+    assert "/anyOf" in {e.pointer for e in conversion.report.of_kind("dropped")}
+    assert conversion.validate({"a": "x", "b": None}) == {"a": "x"}
+    with pytest.raises(ValueError, match="alternatives|expected"):
+        conversion.validate({"a": None, "b": None})
