@@ -205,5 +205,5 @@ def test_openai_strict_root_combinators_are_removed_and_reported() -> None:
     assert "anyOf" not in conversion.llm_schema
     assert "/anyOf" in {e.pointer for e in conversion.report.of_kind("dropped")}
     assert conversion.validate({"a": "x", "b": None}) == {"a": "x"}
-    with pytest.raises(ValueError, match="alternatives|expected"):
+    with pytest.raises(ValueError, match=r"alternatives|expected"):
         conversion.validate({"a": None, "b": None})
