@@ -445,6 +445,54 @@ def _finish(score: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# Property names the issue (item 3) says must keep their exact name on the wire and in the
+# model-facing schema: non-identifiers, keywords, BaseModel attributes, LangChain run arguments.
+STRESS_NAMES = [
+    *("config", "callbacks", "run_manager", "tool_call_id", "args", "kwargs", "self"),
+    *("validate", "schema", "json", "dict", "copy", "fields", "model_config", "model_dump"),
+    *("from", "global", "class", "first name", "User-Agent", "a.b", "why?", "_private"),
+    *("$vectorSearch", "naïve", "name", "description", "type", "id"),
+]
+
+
+def _stress_tools() -> list[Tool]:
+    names = {"type": "object", "properties": {n: {"type": "string"} for n in STRESS_NAMES}}
+    names["required"] = ["config", "from", "first name"]
+    ref = {"type": "object", "properties": {"$ref": {"type": "string"}, "q": {"type": "string"}}}
+    return [
+        Tool("synthetic", "bench_schema.py", "name_stress", "Every awkward property name.", names),
+        Tool("synthetic", "bench_schema.py", "dollar_ref_property", "A property named $ref.", ref),
+    ]
+
+
+def run_name_stress(converters: list[Converter]) -> dict[str, dict[str, str]]:
+    """Per synthetic tool and converter: built? names lost? a call with every name sent exactly?"""
+    out: dict[str, dict[str, str]] = {}
+    for tool in _stress_tools():
+        call = {name: f"value of {name}" for name in tool.schema["properties"]}
+        row = out.setdefault(tool.name, {})
+        for conv in converters:
+            conv.clear()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    handle = conv.bind(tool)
+                    shown = facts(conv.model_facing(handle))
+                except Exception as exc:
+                    row[conv.key] = f"build/bind failed ({type(exc).__name__}: {str(exc)[:50]})"
+                    continue
+                lost = sorted(v for k, _p, v in facts(tool.schema) - shown if k == "name")
+                try:
+                    why = difference(conv.send(handle, dict(call)), call)
+                except Rejected:
+                    why = "rejected"
+            verdict = "exact" if why is None else why
+            row[conv.key] = f"{len(lost)} names lost; call {verdict}"
+            if lost:
+                row[conv.key] += f" (lost: {', '.join(lost[:4])}{'...' if len(lost) > 4 else ''})"
+    return out
+
+
 # -- report -----------------------------------------------------------------------------------
 
 
@@ -746,6 +794,9 @@ def markdown_tables(doc: dict[str, Any]) -> str:
     )
     for kind in FACT_KINDS:
         row(f"model-facing {kind}s kept", lambda q, k=kind: f"{q['facts_kept_pct'][k]:.1f}%")
+    stress = doc.get("name_stress", {})
+    for tool_name, cells in stress.items():
+        lines.append(f"| synthetic `{tool_name}` | " + " | ".join(cells[k] for k in keys) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -809,6 +860,7 @@ def main(argv: list[str] | None = None) -> int:
     speed = run_speed(tools, converters, calls, settings)
     print(f"  done in {time.perf_counter() - started:.0f}s; quality...", flush=True)
     quality = run_quality(tools, converters, calls)
+    stress = run_name_stress(converters)
     corpus = {
         "dir": str(schema_dir),
         "tools": len(tools),
@@ -820,6 +872,12 @@ def main(argv: list[str] | None = None) -> int:
         "invalid_calls": sum(len(c.invalid) for c in calls.values()),
     }
     verdicts = print_report(machine, converters, missing, speed, quality, corpus)
+    print(
+        f"\n== name stress (synthetic; {len(STRESS_NAMES)} awkward property names, see STRESS_NAMES)"
+    )
+    for tool_name, row in stress.items():
+        for conv in converters:
+            print(f"   {tool_name:20s} {conv.label:26s} {row[conv.key]}")
     elapsed = time.perf_counter() - started
     print(f"\n(run took {elapsed:.0f}s, {'quick' if args.quick else 'full'})")
     document = {
@@ -832,6 +890,7 @@ def main(argv: list[str] | None = None) -> int:
         "labels": {c.key: c.label for c in converters},
         "speed": speed,
         "quality": quality,
+        "name_stress": stress,
         "targets": verdicts,
     }
     if args.json:
