@@ -6,7 +6,8 @@ repeats this logic. Pure: no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import difflib
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -25,6 +26,7 @@ __all__ = [
     "mount_prefix",
     "payload",
     "search_queries",
+    "unknown_fields",
 ]
 
 QueriesInput = (
@@ -33,18 +35,95 @@ QueriesInput = (
 """What :meth:`search` accepts: one use case, one query, or several."""
 
 
-def _validate(op: Operation[Any], data: Mapping[str, Any]) -> BaseModel:
+def _validate(
+    op: Operation[Any], data: Mapping[str, Any], trusted: frozenset[str] = frozenset()
+) -> BaseModel:
+    """Validate ``data`` as ``op``'s request model, refusing fields the model does not know.
+
+    Request models keep unknown fields (the emulator reads what clients send tolerantly), so a
+    typo such as ``toolkit=`` would otherwise go out silently. Model instances the caller built
+    (at any depth), and top-level keys in ``trusted``, are the caller's deliberate choice and
+    are not checked.
+    """
     model = op.request_model
     assert model is not None, f"{op.name} takes no payload"
     try:
-        return model.model_validate(dict(data))
+        built = model.model_validate(dict(data))
     except ValidationError as exc:
         _, problems = validation_problems(exc)
         raise RequestValidationError(op.name, problems) from None
+    given = _model_ids(data, depth=4)
+    unknown = [line for key, line in unknown_fields(built, skip=given) if key not in trusted]
+    if unknown:
+        unknown.append(
+            "to send a field this library does not know yet, pass it in extra_body={...} "
+            "or build the request model yourself"
+        )
+        raise RequestValidationError(op.name, unknown)
+    return built
+
+
+def _model_ids(value: Any, depth: int) -> set[int]:
+    """Ids of the model instances inside the caller's input (a few levels deep)."""
+    if isinstance(value, BaseModel):
+        return {id(value)}
+    if depth <= 0:
+        return set()
+    if not isinstance(value, Mapping | list | tuple):
+        return set()
+    found: set[int] = set()
+    for item in value.values() if isinstance(value, Mapping) else value:
+        if isinstance(item, BaseModel | Mapping | list | tuple):
+            found |= _model_ids(item, depth - 1)
+    return found
+
+
+def _known(model: BaseModel) -> list[str]:
+    names: list[str] = []
+    for name, info in type(model).model_fields.items():
+        names.append(name)
+        if info.serialization_alias and info.serialization_alias != name:
+            names.append(info.serialization_alias)
+    return names
+
+
+def unknown_fields(
+    model: BaseModel, path: str = "", skip: frozenset[int] | set[int] = frozenset()
+) -> Iterator[tuple[str, str]]:
+    """(top-level field, message) for every unknown field kept by a request model or a nested one.
+
+    Each message names the field by its dotted path and lists the known ones, a close match
+    first when there is one (``toolkit``: did you mean ``toolkits``?). Models whose ``id`` is
+    in ``skip`` are not looked into.
+    """
+    if id(model) in skip:
+        return
+    top = path.split(".", 1)[0]
+    known = _known(model)
+    for key in model.model_extra or {}:
+        close = difflib.get_close_matches(key, known, n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        yield (
+            top or key,
+            f"{path}{key}: unknown field; {hint}known fields: {', '.join(sorted(known))}",
+        )
+    for name in type(model).model_fields:
+        value = getattr(model, name)
+        if isinstance(value, BaseModel):
+            yield from unknown_fields(value, f"{path}{name}.", skip)
+        elif isinstance(value, dict | list | tuple):
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for index, item in items:
+                if isinstance(item, BaseModel):
+                    yield from unknown_fields(item, f"{path}{name}.{index}.", skip)
 
 
 def payload(op: Operation[Any], **fields: Any) -> BaseModel:
-    """The request model of ``op`` from keyword fields; None means "not given" and is not sent."""
+    """The request model of ``op`` from keyword fields; None means "not given" and is not sent.
+
+    Raises:
+        RequestValidationError: a field is invalid or unknown (nothing is sent).
+    """
     return _validate(op, {key: value for key, value in fields.items() if value is not None})
 
 
@@ -54,14 +133,18 @@ def merge_payload(
     """A request model from a model or mapping plus keyword fields (keywords win).
 
     Unlike :func:`payload`, an explicit None in ``fields`` is kept: on PATCH it removes a block.
+    Unknown fields in a mapping or in keywords are refused; a model instance is the caller's
+    deliberate choice and is sent as built (its extra fields included).
     """
     model = op.request_model
     if model is not None and isinstance(request, model) and not fields:
         return request
+    trusted: frozenset[str] = frozenset()
     if request is None:
         data: dict[str, Any] = {}
     elif isinstance(request, BaseModel):
         data = request.model_dump(by_alias=True, exclude_unset=True)
+        trusted = frozenset(data) - frozenset(fields)
     elif isinstance(request, Mapping):
         data = dict(request)
     else:
@@ -69,7 +152,7 @@ def merge_payload(
             op.name, [f"request must be a mapping or a model; got {type(request).__name__}"]
         )
     data.update(fields)
-    return _validate(op, data)
+    return _validate(op, data, trusted)
 
 
 def inline_customs(

@@ -11,6 +11,12 @@ Every method takes two keyword-only extras:
 * ``request_id``: the ``x-request-id`` of this call (default: a fresh uuid4 hex), the same on
   every retry.
 
+Calls with a JSON body also take ``extra_body``: top-level fields sent as given, for a field the
+service has and our models do not know yet. Unknown fields anywhere else (a keyword such as
+``create_session(toolkit=...)``, a key of a mapping) are refused with a
+:class:`~langchain_toolrouter.errors.RequestValidationError` naming the field and the known
+ones, so a typo never goes out silently. A request model instance you built is sent as is.
+
 Mount operations take ``mount_id`` as a keyword (default ``"files"``, the only mount the
 official SDK knows).
 """
@@ -162,6 +168,8 @@ class _BaseClient:
         payload: BaseModel | None,
         timeout: TimeoutTypes | Unset,
         request_id: str | None,
+        *,
+        extra_body: Mapping[str, Any] | None,
     ) -> httpx.Request:
         self._check_open()
         return build_request(
@@ -171,6 +179,7 @@ class _BaseClient:
             payload,
             request_id=calls.check_request_id(request_id) or new_request_id(),
             timeout=timeout,
+            extra_body=extra_body,
         )
 
     def _retry_options(self, op: Operation[Any], request: httpx.Request) -> dict[str, Any]:
@@ -302,8 +311,12 @@ class ToolRouterClient(_BaseClient):
         payload: BaseModel | None,
         timeout: TimeoutTypes | Unset,
         request_id: str | None,
+        *,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> ResponseT:
-        request = self._prepare(op, path_params, payload, timeout, request_id)
+        request = self._prepare(
+            op, path_params, payload, timeout, request_id, extra_body=extra_body
+        )
         retrying = tenacity.Retrying(sleep=self._sleep, **self._retry_options(op, request))
         result: ResponseT = retrying(self._attempt, op, request)
         return result
@@ -333,6 +346,7 @@ class ToolRouterClient(_BaseClient):
         request: m.SessionCreateRequest | Mapping[str, Any] | None = None,
         /,
         *,
+        extra_body: Mapping[str, Any] | None = None,
         timeout: TimeoutTypes | Unset = UNSET,
         request_id: str | None = None,
         **fields: Any,
@@ -344,7 +358,7 @@ class ToolRouterClient(_BaseClient):
         retry could leave an extra session behind.
         """
         body = calls.merge_payload(ops.CREATE_SESSION, request, fields)
-        return self._send(ops.CREATE_SESSION, {}, body, timeout, request_id)
+        return self._send(ops.CREATE_SESSION, {}, body, timeout, request_id, extra_body=extra_body)
 
     def get_session(
         self,
@@ -363,6 +377,7 @@ class ToolRouterClient(_BaseClient):
         /,
         *,
         expected_config_version: int | None = None,
+        extra_body: Mapping[str, Any] | None = None,
         timeout: TimeoutTypes | Unset = UNSET,
         request_id: str | None = None,
         **fields: Any,
@@ -375,7 +390,14 @@ class ToolRouterClient(_BaseClient):
         if expected_config_version is not None:
             fields["expected_config_version"] = expected_config_version
         body = calls.merge_payload(ops.UPDATE_SESSION, request, fields)
-        return self._send(ops.UPDATE_SESSION, {"session_id": session_id}, body, timeout, request_id)
+        return self._send(
+            ops.UPDATE_SESSION,
+            {"session_id": session_id},
+            body,
+            timeout,
+            request_id,
+            extra_body=extra_body,
+        )
 
     def delete_session(
         self,
@@ -393,6 +415,7 @@ class ToolRouterClient(_BaseClient):
         *,
         custom_tools: Sequence[m.CustomToolDefinition | Mapping[str, Any]] | None = None,
         custom_toolkits: Sequence[m.CustomToolkitDefinition | Mapping[str, Any]] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
         timeout: TimeoutTypes | Unset = UNSET,
         request_id: str | None = None,
     ) -> m.Session:
@@ -400,7 +423,9 @@ class ToolRouterClient(_BaseClient):
         body = calls.payload(
             ops.ATTACH, experimental=calls.inline_customs(custom_tools, custom_toolkits)
         )
-        return self._send(ops.ATTACH, {"session_id": session_id}, body, timeout, request_id)
+        return self._send(
+            ops.ATTACH, {"session_id": session_id}, body, timeout, request_id, extra_body=extra_body
+        )
 
     def list_config_history(
         self,
@@ -429,6 +454,7 @@ class ToolRouterClient(_BaseClient):
         enable_auto_workbench_offload: bool | None = None,
         input_responses: Mapping[str, Any] | None = None,
         request_state: Any = None,
+        extra_body: Mapping[str, Any] | None = None,
         timeout: TimeoutTypes | Unset = UNSET,
         request_id: str | None = None,
     ) -> m.ExecuteResult:
@@ -446,7 +472,14 @@ class ToolRouterClient(_BaseClient):
             input_responses=input_responses,
             request_state=request_state,
         )
-        return self._send(ops.EXECUTE, {"session_id": session_id}, body, timeout, request_id)
+        return self._send(
+            ops.EXECUTE,
+            {"session_id": session_id},
+            body,
+            timeout,
+            request_id,
+            extra_body=extra_body,
+        )
 
     def execute_meta(
         self,
@@ -457,6 +490,7 @@ class ToolRouterClient(_BaseClient):
         experimental: m.InlineCustomTools | Mapping[str, Any] | None = None,
         input_responses: Mapping[str, Any] | None = None,
         request_state: Any = None,
+        extra_body: Mapping[str, Any] | None = None,
         timeout: TimeoutTypes | Unset = UNSET,
         request_id: str | None = None,
     ) -> m.ExecuteResult:
@@ -469,7 +503,14 @@ class ToolRouterClient(_BaseClient):
             input_responses=input_responses,
             request_state=request_state,
         )
-        return self._send(ops.EXECUTE_META, {"session_id": session_id}, body, timeout, request_id)
+        return self._send(
+            ops.EXECUTE_META,
+            {"session_id": session_id},
+            body,
+            timeout,
+            request_id,
+            extra_body=extra_body,
+        )
 
     def create_link(
         self,
@@ -479,6 +520,7 @@ class ToolRouterClient(_BaseClient):
         callback_url: str | None = None,
         alias: str | None = None,
         experimental: m.LinkExperimental | Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
         timeout: TimeoutTypes | Unset = UNSET,
         request_id: str | None = None,
     ) -> m.LinkResponse:
@@ -490,7 +532,14 @@ class ToolRouterClient(_BaseClient):
             alias=alias,
             experimental=experimental,
         )
-        return self._send(ops.CREATE_LINK, {"session_id": session_id}, body, timeout, request_id)
+        return self._send(
+            ops.CREATE_LINK,
+            {"session_id": session_id},
+            body,
+            timeout,
+            request_id,
+            extra_body=extra_body,
+        )
 
     def proxy_execute(
         self,
@@ -503,6 +552,7 @@ class ToolRouterClient(_BaseClient):
         binary_body: m.BinaryBody | Mapping[str, Any] | None = None,
         parameters: Sequence[m.ProxyParameter | Mapping[str, Any]] | None = None,
         custom_connection_data: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
         timeout: TimeoutTypes | Unset = UNSET,
         request_id: str | None = None,
     ) -> m.ProxyResult:
@@ -518,7 +568,12 @@ class ToolRouterClient(_BaseClient):
             custom_connection_data=custom_connection_data,
         )
         return self._send(
-            ops.PROXY_EXECUTE, {"session_id": session_id}, payload, timeout, request_id
+            ops.PROXY_EXECUTE,
+            {"session_id": session_id},
+            payload,
+            timeout,
+            request_id,
+            extra_body=extra_body,
         )
 
     # -- listing and search ------------------------------------------------------------------
@@ -566,6 +621,7 @@ class ToolRouterClient(_BaseClient):
         *,
         model: str | None = None,
         experimental: m.InlineCustomTools | Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
         timeout: TimeoutTypes | Unset = UNSET,
         request_id: str | None = None,
     ) -> m.SearchResponse:
@@ -576,7 +632,9 @@ class ToolRouterClient(_BaseClient):
             model=model,
             experimental=experimental,
         )
-        return self._send(ops.SEARCH, {"session_id": session_id}, body, timeout, request_id)
+        return self._send(
+            ops.SEARCH, {"session_id": session_id}, body, timeout, request_id, extra_body=extra_body
+        )
 
     # -- mounts ------------------------------------------------------------------------------
 
@@ -607,13 +665,16 @@ class ToolRouterClient(_BaseClient):
         mount_relative_path: str,
         *,
         mount_id: str = _DEFAULT_MOUNT,
+        extra_body: Mapping[str, Any] | None = None,
         timeout: TimeoutTypes | Unset = UNSET,
         request_id: str | None = None,
     ) -> m.DownloadUrl:
         """A presigned URL to download one mount file (fetch it without the API key)."""
         body = calls.payload(ops.CREATE_DOWNLOAD_URL, mount_relative_path=mount_relative_path)
         params = {"session_id": session_id, "mount_id": mount_id}
-        return self._send(ops.CREATE_DOWNLOAD_URL, params, body, timeout, request_id)
+        return self._send(
+            ops.CREATE_DOWNLOAD_URL, params, body, timeout, request_id, extra_body=extra_body
+        )
 
     def create_upload_url(
         self,
@@ -622,6 +683,7 @@ class ToolRouterClient(_BaseClient):
         *,
         mimetype: str | None = None,
         mount_id: str = _DEFAULT_MOUNT,
+        extra_body: Mapping[str, Any] | None = None,
         timeout: TimeoutTypes | Unset = UNSET,
         request_id: str | None = None,
     ) -> m.UploadUrl:
@@ -630,7 +692,9 @@ class ToolRouterClient(_BaseClient):
             ops.CREATE_UPLOAD_URL, mount_relative_path=mount_relative_path, mimetype=mimetype
         )
         params = {"session_id": session_id, "mount_id": mount_id}
-        return self._send(ops.CREATE_UPLOAD_URL, params, body, timeout, request_id)
+        return self._send(
+            ops.CREATE_UPLOAD_URL, params, body, timeout, request_id, extra_body=extra_body
+        )
 
     def delete_mount_item(
         self,
@@ -638,13 +702,16 @@ class ToolRouterClient(_BaseClient):
         mount_relative_path: str,
         *,
         mount_id: str = _DEFAULT_MOUNT,
+        extra_body: Mapping[str, Any] | None = None,
         timeout: TimeoutTypes | Unset = UNSET,
         request_id: str | None = None,
     ) -> m.MountDeleteResult:
         """Delete one mount file; deleting a missing file also succeeds."""
         body = calls.payload(ops.DELETE_MOUNT_ITEM, mount_relative_path=mount_relative_path)
         params = {"session_id": session_id, "mount_id": mount_id}
-        return self._send(ops.DELETE_MOUNT_ITEM, params, body, timeout, request_id)
+        return self._send(
+            ops.DELETE_MOUNT_ITEM, params, body, timeout, request_id, extra_body=extra_body
+        )
 
     # -- every page --------------------------------------------------------------------------
 
@@ -787,8 +854,12 @@ class AsyncToolRouterClient(_BaseClient):
         payload: BaseModel | None,
         timeout: TimeoutTypes | Unset,
         request_id: str | None,
+        *,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> ResponseT:
-        request = self._prepare(op, path_params, payload, timeout, request_id)
+        request = self._prepare(
+            op, path_params, payload, timeout, request_id, extra_body=extra_body
+        )
         retrying = tenacity.AsyncRetrying(sleep=self._sleep, **self._retry_options(op, request))
         result: ResponseT = await retrying(self._attempt, op, request)
         return result
@@ -818,13 +889,16 @@ class AsyncToolRouterClient(_BaseClient):
         request: m.SessionCreateRequest | Mapping[str, Any] | None = None,
         /,
         *,
+        extra_body: Mapping[str, Any] | None = None,
         timeout: TimeoutTypes | Unset = UNSET,
         request_id: str | None = None,
         **fields: Any,
     ) -> m.Session:
         """Create a session; see :meth:`ToolRouterClient.create_session`."""
         body = calls.merge_payload(ops.CREATE_SESSION, request, fields)
-        return await self._send(ops.CREATE_SESSION, {}, body, timeout, request_id)
+        return await self._send(
+            ops.CREATE_SESSION, {}, body, timeout, request_id, extra_body=extra_body
+        )
 
     async def get_session(
         self,
@@ -845,6 +919,7 @@ class AsyncToolRouterClient(_BaseClient):
         /,
         *,
         expected_config_version: int | None = None,
+        extra_body: Mapping[str, Any] | None = None,
         timeout: TimeoutTypes | Unset = UNSET,
         request_id: str | None = None,
         **fields: Any,
@@ -854,7 +929,12 @@ class AsyncToolRouterClient(_BaseClient):
             fields["expected_config_version"] = expected_config_version
         body = calls.merge_payload(ops.UPDATE_SESSION, request, fields)
         return await self._send(
-            ops.UPDATE_SESSION, {"session_id": session_id}, body, timeout, request_id
+            ops.UPDATE_SESSION,
+            {"session_id": session_id},
+            body,
+            timeout,
+            request_id,
+            extra_body=extra_body,
         )
 
     async def delete_session(
@@ -875,6 +955,7 @@ class AsyncToolRouterClient(_BaseClient):
         *,
         custom_tools: Sequence[m.CustomToolDefinition | Mapping[str, Any]] | None = None,
         custom_toolkits: Sequence[m.CustomToolkitDefinition | Mapping[str, Any]] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
         timeout: TimeoutTypes | Unset = UNSET,
         request_id: str | None = None,
     ) -> m.Session:
@@ -882,7 +963,9 @@ class AsyncToolRouterClient(_BaseClient):
         body = calls.payload(
             ops.ATTACH, experimental=calls.inline_customs(custom_tools, custom_toolkits)
         )
-        return await self._send(ops.ATTACH, {"session_id": session_id}, body, timeout, request_id)
+        return await self._send(
+            ops.ATTACH, {"session_id": session_id}, body, timeout, request_id, extra_body=extra_body
+        )
 
     async def list_config_history(
         self,
@@ -911,6 +994,7 @@ class AsyncToolRouterClient(_BaseClient):
         enable_auto_workbench_offload: bool | None = None,
         input_responses: Mapping[str, Any] | None = None,
         request_state: Any = None,
+        extra_body: Mapping[str, Any] | None = None,
         timeout: TimeoutTypes | Unset = UNSET,
         request_id: str | None = None,
     ) -> m.ExecuteResult:
@@ -925,7 +1009,14 @@ class AsyncToolRouterClient(_BaseClient):
             input_responses=input_responses,
             request_state=request_state,
         )
-        return await self._send(ops.EXECUTE, {"session_id": session_id}, body, timeout, request_id)
+        return await self._send(
+            ops.EXECUTE,
+            {"session_id": session_id},
+            body,
+            timeout,
+            request_id,
+            extra_body=extra_body,
+        )
 
     async def execute_meta(
         self,
@@ -936,6 +1027,7 @@ class AsyncToolRouterClient(_BaseClient):
         experimental: m.InlineCustomTools | Mapping[str, Any] | None = None,
         input_responses: Mapping[str, Any] | None = None,
         request_state: Any = None,
+        extra_body: Mapping[str, Any] | None = None,
         timeout: TimeoutTypes | Unset = UNSET,
         request_id: str | None = None,
     ) -> m.ExecuteResult:
@@ -949,7 +1041,12 @@ class AsyncToolRouterClient(_BaseClient):
             request_state=request_state,
         )
         return await self._send(
-            ops.EXECUTE_META, {"session_id": session_id}, body, timeout, request_id
+            ops.EXECUTE_META,
+            {"session_id": session_id},
+            body,
+            timeout,
+            request_id,
+            extra_body=extra_body,
         )
 
     async def create_link(
@@ -960,6 +1057,7 @@ class AsyncToolRouterClient(_BaseClient):
         callback_url: str | None = None,
         alias: str | None = None,
         experimental: m.LinkExperimental | Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
         timeout: TimeoutTypes | Unset = UNSET,
         request_id: str | None = None,
     ) -> m.LinkResponse:
@@ -972,7 +1070,12 @@ class AsyncToolRouterClient(_BaseClient):
             experimental=experimental,
         )
         return await self._send(
-            ops.CREATE_LINK, {"session_id": session_id}, body, timeout, request_id
+            ops.CREATE_LINK,
+            {"session_id": session_id},
+            body,
+            timeout,
+            request_id,
+            extra_body=extra_body,
         )
 
     async def proxy_execute(
@@ -986,6 +1089,7 @@ class AsyncToolRouterClient(_BaseClient):
         binary_body: m.BinaryBody | Mapping[str, Any] | None = None,
         parameters: Sequence[m.ProxyParameter | Mapping[str, Any]] | None = None,
         custom_connection_data: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
         timeout: TimeoutTypes | Unset = UNSET,
         request_id: str | None = None,
     ) -> m.ProxyResult:
@@ -1001,7 +1105,12 @@ class AsyncToolRouterClient(_BaseClient):
             custom_connection_data=custom_connection_data,
         )
         return await self._send(
-            ops.PROXY_EXECUTE, {"session_id": session_id}, payload, timeout, request_id
+            ops.PROXY_EXECUTE,
+            {"session_id": session_id},
+            payload,
+            timeout,
+            request_id,
+            extra_body=extra_body,
         )
 
     # -- listing and search ------------------------------------------------------------------
@@ -1053,6 +1162,7 @@ class AsyncToolRouterClient(_BaseClient):
         *,
         model: str | None = None,
         experimental: m.InlineCustomTools | Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
         timeout: TimeoutTypes | Unset = UNSET,
         request_id: str | None = None,
     ) -> m.SearchResponse:
@@ -1063,7 +1173,9 @@ class AsyncToolRouterClient(_BaseClient):
             model=model,
             experimental=experimental,
         )
-        return await self._send(ops.SEARCH, {"session_id": session_id}, body, timeout, request_id)
+        return await self._send(
+            ops.SEARCH, {"session_id": session_id}, body, timeout, request_id, extra_body=extra_body
+        )
 
     # -- mounts ------------------------------------------------------------------------------
 
@@ -1094,13 +1206,16 @@ class AsyncToolRouterClient(_BaseClient):
         mount_relative_path: str,
         *,
         mount_id: str = _DEFAULT_MOUNT,
+        extra_body: Mapping[str, Any] | None = None,
         timeout: TimeoutTypes | Unset = UNSET,
         request_id: str | None = None,
     ) -> m.DownloadUrl:
         """A presigned URL to download one mount file."""
         body = calls.payload(ops.CREATE_DOWNLOAD_URL, mount_relative_path=mount_relative_path)
         params = {"session_id": session_id, "mount_id": mount_id}
-        return await self._send(ops.CREATE_DOWNLOAD_URL, params, body, timeout, request_id)
+        return await self._send(
+            ops.CREATE_DOWNLOAD_URL, params, body, timeout, request_id, extra_body=extra_body
+        )
 
     async def create_upload_url(
         self,
@@ -1109,6 +1224,7 @@ class AsyncToolRouterClient(_BaseClient):
         *,
         mimetype: str | None = None,
         mount_id: str = _DEFAULT_MOUNT,
+        extra_body: Mapping[str, Any] | None = None,
         timeout: TimeoutTypes | Unset = UNSET,
         request_id: str | None = None,
     ) -> m.UploadUrl:
@@ -1117,7 +1233,9 @@ class AsyncToolRouterClient(_BaseClient):
             ops.CREATE_UPLOAD_URL, mount_relative_path=mount_relative_path, mimetype=mimetype
         )
         params = {"session_id": session_id, "mount_id": mount_id}
-        return await self._send(ops.CREATE_UPLOAD_URL, params, body, timeout, request_id)
+        return await self._send(
+            ops.CREATE_UPLOAD_URL, params, body, timeout, request_id, extra_body=extra_body
+        )
 
     async def delete_mount_item(
         self,
@@ -1125,13 +1243,16 @@ class AsyncToolRouterClient(_BaseClient):
         mount_relative_path: str,
         *,
         mount_id: str = _DEFAULT_MOUNT,
+        extra_body: Mapping[str, Any] | None = None,
         timeout: TimeoutTypes | Unset = UNSET,
         request_id: str | None = None,
     ) -> m.MountDeleteResult:
         """Delete one mount file."""
         body = calls.payload(ops.DELETE_MOUNT_ITEM, mount_relative_path=mount_relative_path)
         params = {"session_id": session_id, "mount_id": mount_id}
-        return await self._send(ops.DELETE_MOUNT_ITEM, params, body, timeout, request_id)
+        return await self._send(
+            ops.DELETE_MOUNT_ITEM, params, body, timeout, request_id, extra_body=extra_body
+        )
 
     # -- every page --------------------------------------------------------------------------
 

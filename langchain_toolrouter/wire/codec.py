@@ -110,6 +110,7 @@ def build_request(
     *,
     request_id: str,
     timeout: TimeoutTypes | Unset = UNSET,
+    extra_body: Mapping[str, Any] | None = None,
 ) -> httpx.Request:
     """The HTTP request for one attempt of ``op`` (the same object is re-sent on retries).
 
@@ -120,9 +121,12 @@ def build_request(
         payload: an instance of ``op.request_model`` (body or query), or None when it has none.
         request_id: the ``x-request-id`` of this logical call.
         timeout: per-call override; UNSET takes the client's timeout for the operation's class.
+        extra_body: top-level JSON fields merged over the body as given, unchecked: the way to
+            send a field the service gained before this library's models know it.
 
     Raises:
-        RequestValidationError: bad path parameters or a payload of the wrong type.
+        RequestValidationError: bad path parameters, a payload of the wrong type, or an
+            ``extra_body`` on an operation without a JSON body or that is not JSON.
     """
     try:
         path = op.render_path(dict(path_params))
@@ -146,9 +150,15 @@ def build_request(
     content: bytes | None = None
     if payload is not None and op.request_in == "query":
         params = encode_query(payload)
-    elif op.request_in == "body":
+    if extra_body and op.request_in != "body":
+        raise RequestValidationError(op.name, [f"{op.name} has no JSON body for extra_body"])
+    if op.request_in == "body":
         body = {} if payload is None else _wire_dict(payload)
-        content = json.dumps(body, separators=(",", ":")).encode()
+        body.update(extra_body or {})
+        try:
+            content = json.dumps(body, separators=(",", ":"), allow_nan=False).encode()
+        except (TypeError, ValueError) as exc:
+            raise RequestValidationError(op.name, [f"body is not JSON: {exc}"]) from None
         headers["content-type"] = "application/json"
     request = httpx.Request(
         op.method,

@@ -169,6 +169,9 @@ class ToolkitsRequest(WireModel):
         serialization_alias="disable",
     )
 
+    require_approval: list[str] | None = None
+    """Newer service field (wire reference 3.2): toolkits whose tools need approval."""
+
     @model_validator(mode="after")
     def _one_of(self) -> ToolkitsRequest:
         if self.enable is not None and self.disable is not None:
@@ -203,6 +206,8 @@ class ToolFilterRequest(WireModel):
         serialization_alias="disable",
     )
     tags: list[str] | TagsRequest | None = None
+    require_approval: list[str] | None = None
+    """Newer service field: tools of this toolkit that need approval."""
 
 
 class ManageConnectionsRequest(WireModel):
@@ -351,6 +356,8 @@ class SessionExperimentalRequest(InlineCustomTools):
     assistive_prompt_config: AssistivePromptConfig | None = None
     link_url_overwrite: str | None = None
     permissions: dict[str, Any] | None = None
+    no_elicitation_support_fallback: str | None = None
+    """Newer service field: ``deny`` or ``allow`` when the client cannot answer elicitations."""
 
 
 class SessionUpdateExperimental(WireModel):
@@ -390,6 +397,10 @@ class _SessionConfigRequest(WireModel):
     search: SearchConfig | None = None
     execute: ExecuteConfig | None = None
     workbench: WorkbenchRequest | None = None
+    # Newer service blocks (wire reference 3.2 and 4.1, sent by the official SDK 0.30):
+    instant: bool | dict[str, Any] | None = None
+    proxy_execute: dict[str, Any] | None = None
+    hooks: list[dict[str, Any]] | None = None
 
 
 class SessionCreateRequest(_SessionConfigRequest):

@@ -107,7 +107,8 @@ class Operation(Generic[ResponseT_co]):
         """The path with every parameter URL-encoded as one segment (``/`` becomes ``%2F``).
 
         Raises:
-            ValueError: a parameter is missing, empty or not a string.
+            ValueError: a parameter is missing, empty, not a string, or ``.``/``..`` (a dot
+                segment would be removed by URL normalisation and reach another endpoint).
         """
         missing = [name for name in self.path_params if name not in params]
         extra = [name for name in params if name not in self.path_params]
@@ -121,6 +122,9 @@ class Operation(Generic[ResponseT_co]):
             value = params[name]
             if not isinstance(value, str) or not value:
                 raise ValueError(f"{self.name}: {name} must be a non-empty string; got {value!r}")
+            if value in (".", ".."):
+                # URL normalisation would remove the segment and reach another endpoint.
+                raise ValueError(f"{self.name}: {name} cannot be {value!r}")
             encoded[name] = quote(value, safe="")
         return self.path.format(**encoded)
 

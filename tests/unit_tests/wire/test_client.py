@@ -300,6 +300,26 @@ async def test_session_ids_are_encoded_as_one_path_segment(
     assert service.requests[0].url.raw_path == f"{ROOT}/a%2Fb%3Fc%20d".encode()
 
 
+@pytest.mark.parametrize("session_id", [".", ".."])
+async def test_dot_segment_ids_are_refused_not_normalised_into_another_endpoint(
+    client: AnyClient, service: FakeService, session_id: str
+) -> None:
+    # "/session/../execute" would be normalised to "/tool_router/execute" and sent there.
+    with pytest.raises(errors.RequestValidationError, match="session_id"):
+        await call(client, "execute", session_id, "X")
+    with pytest.raises(errors.RequestValidationError, match="mount_id"):
+        await call(client, "list_mount_items", SID, mount_id=session_id)
+    assert service.requests == []
+
+
+async def test_percent_and_dots_inside_an_id_stay_literal(
+    client: AnyClient, service: FakeService
+) -> None:
+    service.on("GET", f"{ROOT}/%252e%252e", reply(200, s.SESSION))
+    await call(client, "get_session", "%2e%2e")
+    assert service.requests[0].url.raw_path == f"{ROOT}/%252e%252e".encode()
+
+
 async def test_api_version_selects_the_path_prefix(flavor: str, service: FakeService) -> None:
     made = make_client(flavor, service, api_version="v3.1")
     service.on("GET", f"/api/v3.1/tool_router/session/{SID}", reply(200, s.SESSION))
@@ -394,6 +414,67 @@ async def test_bad_arguments_fail_before_anything_is_sent(
     with pytest.raises(errors.RequestValidationError, match="method"):
         await call(client, "proxy_execute", SID, "github", "/x", "TRACE")
     assert service.requests == []
+
+
+async def test_unknown_fields_are_refused_naming_the_field_and_the_known_ones(
+    client: AnyClient, service: FakeService
+) -> None:
+    with pytest.raises(errors.RequestValidationError) as caught:
+        await call(client, "create_session", user_id="u", toolkit=["github"])
+    assert caught.value.errors[0].startswith("toolkit: unknown field; did you mean 'toolkits'?")
+    assert "user_id" in caught.value.errors[0]
+    assert "extra_body" in str(caught.value)
+    with pytest.raises(errors.RequestValidationError, match=r"tools\.github\.enabel"):
+        await call(client, "create_session", {"user_id": "u", "tools": {"github": {"enabel": []}}})
+    with pytest.raises(errors.RequestValidationError, match=r"manage_connections\.callbak_url"):
+        await call(client, "update_session", SID, manage_connections={"callbak_url": "x"})
+    with pytest.raises(errors.RequestValidationError, match=r"custom_tools\.0\.extends"):
+        await call(
+            client,
+            "execute",
+            SID,
+            "X",
+            experimental={"custom_tools": [{**CUSTOM, "extends": "github"}]},
+        )
+    assert service.requests == []
+
+
+CUSTOM = {
+    "slug": "ping",
+    "name": "Ping",
+    "description": "d",
+    "input_schema": {"type": "object", "properties": {}},
+}
+
+
+async def test_new_service_fields_go_out_through_extra_body_or_a_model(
+    client: AnyClient, service: FakeService
+) -> None:
+    service.on("POST", "/api/v3/tool_router/session", reply(201, s.SESSION))
+    await call(client, "create_session", user_id="u", extra_body={"future_block": {"on": True}})
+    assert service.body() == {"user_id": "u", "future_block": {"on": True}}
+    built = m.SessionCreateRequest(user_id="u", future_block=1, tools={"gh": {"new_key": 1}})
+    await call(client, "create_session", built)
+    assert service.body() == {"user_id": "u", "future_block": 1, "tools": {"gh": {"new_key": 1}}}
+    await call(client, "create_session", built, toolkits=["github"])  # keywords merged in
+    assert service.body()["future_block"] == 1
+    nested = m.CustomToolDefinition.model_validate({**CUSTOM, "future": 1})
+    service.on("POST", f"{ROOT}/{SID}/execute", reply(200, {"data": {}, "log_id": "l"}))
+    await call(client, "execute", SID, "X", experimental={"custom_tools": [nested]})
+    assert service.body()["experimental"]["custom_tools"][0]["future"] == 1
+
+
+async def test_documented_newer_fields_are_known(client: AnyClient, service: FakeService) -> None:
+    service.on("POST", "/api/v3/tool_router/session", reply(201, s.SESSION))
+    await call(
+        client,
+        "create_session",
+        user_id="u",
+        toolkits={"enable": ["github"], "require_approval": ["github"]},
+        proxy_execute={"enable": True},
+        experimental={"no_elicitation_support_fallback": "deny"},
+    )
+    assert service.body()["proxy_execute"] == {"enable": True}
 
 
 # --------------------------------------------------------------------------- pagination

@@ -283,3 +283,38 @@ def test_the_key_is_only_sent_to_the_configured_origin() -> None:
     request.url = httpx.URL("https://other.test/api/v3/tool_router/session/s")
     with pytest.raises(errors.ConfigurationError, match="refusing to send the API key"):
         check_origin(request, SETTINGS)
+
+
+def test_extra_body_is_merged_unchecked_and_only_where_there_is_a_json_body() -> None:
+    body = ops.EXECUTE.request_model.model_validate({"tool_slug": "T"})  # type: ignore[union-attr]
+    request = build_request(
+        ops.EXECUTE,
+        SETTINGS,
+        {"session_id": "s"},
+        body,
+        request_id="r",
+        extra_body={"tool_slug": "OVERRIDE", "new": [1]},
+    )
+    assert json.loads(request.content) == {"tool_slug": "OVERRIDE", "new": [1]}
+    with pytest.raises(errors.RequestValidationError, match="no JSON body"):
+        build_request(
+            ops.GET_SESSION, SETTINGS, {"session_id": "s"}, request_id="r", extra_body={"x": 1}
+        )
+    with pytest.raises(errors.RequestValidationError, match="not JSON"):
+        build_request(
+            ops.EXECUTE,
+            SETTINGS,
+            {"session_id": "s"},
+            body,
+            request_id="r",
+            extra_body={"x": object()},
+        )
+    with pytest.raises(errors.RequestValidationError, match="not JSON"):
+        build_request(
+            ops.EXECUTE,
+            SETTINGS,
+            {"session_id": "s"},
+            body,
+            request_id="r",
+            extra_body={"x": float("nan")},
+        )
