@@ -83,8 +83,10 @@ def _check_http_client(given: object, expected: type[httpx.Client | httpx.AsyncC
     if given is not None and not isinstance(given, expected):
         raise TypeError(
             f"http_client must be an httpx.{expected.__name__} (or None to let the client make "
-            f"one); got {type(given).__module__}.{type(given).__qualname__}. For an in-process "
-            "app use httpx.ASGITransport (async) or httpx.MockTransport."
+            f"one); got {type(given).__module__}.{type(given).__qualname__}. To run the "
+            "emulator in-process, use httpx.Client(transport=emulator.sync_transport(app)) or "
+            "httpx.AsyncClient(transport=emulator.async_transport(app)) (Starlette's TestClient "
+            "is not an httpx.Client here)."
         )
 
 
@@ -251,8 +253,10 @@ class ToolRouterClient(_BaseClient):
         timeout: default timeout (30 s read, 5 s connect); None for no timeout.
         execute_timeout: timeout of execute, execute_meta and proxy_execute (default 180 s).
         retry: a :class:`RetryPolicy` (default: 3 attempts within 60 s).
-        http_client: your own ``httpx.Client`` (pooling, proxies, ``httpx.MockTransport``); it
-            is used as is and not closed by :meth:`close`. Requests are built whole by this
+        http_client: your own ``httpx.Client`` (pooling, proxies, ``httpx.MockTransport``, or
+            ``langchain_toolrouter.emulator.sync_transport(app)`` to run the emulator
+            in-process; Starlette's ``TestClient`` does not fit); it is used as is and not
+            closed by :meth:`close`. Requests are built whole by this
             client, so its base URL and default headers are not used, and redirects are never
             followed (the key must not travel to another origin).
 
@@ -800,7 +804,8 @@ class AsyncToolRouterClient(_BaseClient):
     """Asynchronous client of the Tool Router session API: :class:`ToolRouterClient`, awaitable.
 
     Same arguments as the sync client; ``http_client`` is an ``httpx.AsyncClient`` (e.g. one
-    over ``httpx.ASGITransport``), used as is and not closed by :meth:`aclose`.
+    over ``httpx.ASGITransport`` or ``langchain_toolrouter.emulator.async_transport(app)``),
+    used as is and not closed by :meth:`aclose`.
     """
 
     def __init__(

@@ -1,8 +1,14 @@
 """A local Tool Router emulator: the service's wire format, offline (an optional extra).
 
 Start one for tests or notebooks with `EmulatorServer`, or build the ASGI app with `create_app`
-and drive it in-process (Starlette's `TestClient`, `httpx.ASGITransport`). From a shell:
+and drive it in-process: our clients take `httpx.Client(transport=sync_transport(app))` or
+`httpx.AsyncClient(transport=async_transport(app))` (Starlette's `TestClient` drives the raw
+app, but is not an `httpx.Client` our sync client can use). From a shell:
 `python -m langchain_toolrouter.emulator` (or `toolrouter-emulator`).
+
+Error slugs and codes the wire reference does not document (`ToolRouterV2_SessionNotFound`
+4304, `Emulator_*` slugs, ...) are the emulator's own: match on the HTTP status or the error
+class, not on those numbers, when code must also run against the real service.
 
 Needs `starlette`, `uvicorn` and `bm25s`: `pip install "langchain-toolrouter[emulator]"`.
 The library's runtime path never imports this package.
@@ -26,6 +32,7 @@ from langchain_toolrouter.emulator.context import EmulatorState
 from langchain_toolrouter.emulator.faults import FaultRule, Faults, RequestLog, RequestRecord
 from langchain_toolrouter.emulator.server import EmulatorServer
 from langchain_toolrouter.emulator.store import Store
+from langchain_toolrouter.emulator.transports import async_transport, sync_transport
 
 __all__ = [
     "DEFAULT_API_KEY",
@@ -37,6 +44,8 @@ __all__ = [
     "RequestLog",
     "RequestRecord",
     "Store",
+    "async_transport",
     "create_app",
     "default_catalog",
+    "sync_transport",
 ]

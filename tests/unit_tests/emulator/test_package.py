@@ -22,8 +22,10 @@ def test_public_names() -> None:
         "RequestLog",
         "RequestRecord",
         "Store",
+        "async_transport",
         "create_app",
         "default_catalog",
+        "sync_transport",
     ]
 
 
