@@ -134,6 +134,16 @@ class Ours(Converter):
         with contextlib.suppress(self._schema.ArgsValidationError):
             conversion.validate(call)
 
+    def first_invoke(self, tool: Tool, call: dict[str, Any]) -> None:
+        """Load, then one ``tool.invoke(call)`` as an agent makes it (no ``.model`` unless the
+        call path needs it)."""
+        built = self.load(tool)
+        if self._tool_cls is None:
+            with contextlib.suppress(self._schema.ArgsValidationError):
+                built.validate(call)
+            return
+        built.invoke(dict(call))
+
     def model_facing(self, handle: Any) -> dict[str, Any]:
         if self._tool_cls is not None:
             return _openai_parameters(handle)
