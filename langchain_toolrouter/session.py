@@ -29,6 +29,7 @@ from langchain_toolrouter._connections import (
 from langchain_toolrouter._custom_registry import CustomRegistry, CustomToolInput
 from langchain_toolrouter._dispatch import Dispatcher, SessionToolExecutor, is_meta
 from langchain_toolrouter._display import ToolList, html_table, text_table
+from langchain_toolrouter._loop_clients import LoopClients
 from langchain_toolrouter._results import DEFAULT_MAX_CONTENT_CHARS, ToolOutcome
 from langchain_toolrouter._search_results import ToolSearchResult
 from langchain_toolrouter._session_args import session_request
@@ -125,9 +126,10 @@ class ToolRouter:
             "retry": retry,
         }
         self.client = ToolRouterClient(**self._client_options, http_client=http_client)
-        self._async_http_client = async_http_client
-        self._aclient: AsyncToolRouterClient | None = None
-        self._aclient_loop: asyncio.AbstractEventLoop | None = None
+        self._aclients = LoopClients(
+            lambda: AsyncToolRouterClient(**self._client_options, http_client=async_http_client),
+            per_loop=async_http_client is None,
+        )
         self.storage_client = storage_client
         self.astorage_client = astorage_client
         self.name_style: NameStyle = name_style
@@ -137,30 +139,14 @@ class ToolRouter:
 
     @property
     def aclient(self) -> AsyncToolRouterClient:
-        """The async client, built on first use (sync-only programs never open one).
+        """The async client for the running event loop, opened on first use (sync-only
+        programs never open one).
 
-        Its connections belong to the event loop that opened them, so when a later call runs
-        on another loop (a script calling `asyncio.run` twice), a new client is opened for
-        that loop instead of failing with "Event loop is closed" (the old loop's connections
-        are left to garbage collection: a closed loop cannot close them). A caller's own
-        `async_http_client` is always used as given.
+        Connections belong to the loop that opened them, so each loop gets its own client
+        (a script may call `asyncio.run` twice), closed when that loop shuts down or by
+        `aclose()`. A caller's own `async_http_client` is always used as given.
         """
-        loop = _running_loop()
-        stale = (
-            self._aclient is not None
-            and self._async_http_client is None
-            and self._aclient_loop is not None
-            and loop is not None
-            and loop is not self._aclient_loop
-        )
-        if self._aclient is None or stale:
-            self._aclient = AsyncToolRouterClient(
-                **self._client_options, http_client=self._async_http_client
-            )
-            self._aclient_loop = None
-        if self._aclient_loop is None:
-            self._aclient_loop = loop
-        return self._aclient
+        return self._aclients.get()
 
     @property
     def api_version(self) -> str:
@@ -173,14 +159,20 @@ class ToolRouter:
         return self.client.settings.base_url
 
     def close(self) -> None:
-        """Close the sync client (use `aclose` when the async client was used)."""
+        """Close every client this router opened; the router cannot be used afterwards.
+
+        The sync client closes now. Async clients cannot be awaited here: one whose loop is
+        running is closed by a task scheduled on that loop, and one whose loop has stopped is
+        closed when the loop shuts down (as `asyncio.run` does). In async code prefer
+        `aclose()` (or `async with`), which waits. Clients you passed in stay open.
+        """
         self.client.close()
+        self._aclients.close_nowait()
 
     async def aclose(self) -> None:
-        """Close both clients."""
+        """Close every client this router opened, waiting for the running loop's to close."""
         self.client.close()
-        if self._aclient is not None:
-            await self._aclient.aclose()
+        await self._aclients.aclose()
 
     def __enter__(self) -> ToolRouter:
         return self
@@ -966,13 +958,6 @@ class ToolRouterSession:
             f"ToolRouterSession(session_id={self.session_id!r}, user_id={self.user_id!r}, "
             f"custom_tools={[t.final_slug for t in self._registry.tools]!r})"
         )
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
 
 
 def _full_schema(found: m.SearchToolSchema | None) -> bool:
