@@ -9,6 +9,10 @@ blindly retry). Rules fire with a probability drawn from a seeded generator, or 
 `RequestLog` records every request the app saw (operation, method, path, `x-request-id`, whether
 the handler ran, status, whether an `x-api-key` header was present), so tests can prove, e.g.,
 that an execute was processed exactly once or that a presigned URL never received the key.
+A request is recorded before the first byte of its answer is sent (error answers and dropped
+connections included), so when a client call returns, its requests are already in the log; only
+a request still running after its client gave up (a timeout during injected latency) is
+recorded when it ends.
 """
 
 from __future__ import annotations

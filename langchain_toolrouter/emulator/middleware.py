@@ -116,10 +116,9 @@ class FaultMiddleware:
             if decision.drop == "after":
                 captured.append(message)
                 return
-            last = message["type"] == "http.response.body" and not message.get("more_body")
-            if last and not recorded:
-                # Log before the client can see the end of the response, so a test that just
-                # got its answer always finds the request in the log.
+            if message["type"] == "http.response.start" and not recorded:
+                # Log before the client can see any of the answer (a response hook may act on
+                # the status line alone), so a caller that got it always finds it in the log.
                 recorded = True
                 record(True, None)
             await send(message)

@@ -2,6 +2,8 @@
 
 One test body serves the sync and the async client. The emulator's request log is the witness:
 it records every request it saw, whether its handler ran, and the ``x-request-id`` it carried.
+A request is logged before the client can see the end of its answer, so the log is complete
+when a call returns; only a request the client gave up on (a timeout) is logged when it ends.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import httpx
 import pytest
 
 from langchain_toolrouter import AsyncToolRouterClient, ToolRouterClient, errors
-from langchain_toolrouter.emulator import EmulatorServer, FaultRule, RequestLog
+from langchain_toolrouter.emulator import EmulatorServer, FaultRule
 from langchain_toolrouter.wire.retry import RetryPolicy
 from tests.unit_tests.wire._fakes import AnyClient, call, collect
 
@@ -33,7 +35,7 @@ def server() -> Iterator[EmulatorServer]:
 @pytest.fixture(autouse=True)
 def _clean_faults(server: EmulatorServer) -> Iterator[None]:
     server.faults.clear()
-    settled(server).clear()  # a late record of the previous test must not count in this one
+    server.log.clear()
     yield
     server.faults.clear()
 
@@ -64,20 +66,6 @@ async def client(flavor: str, server: EmulatorServer) -> AsyncIterator[AnyClient
     made = open_client(flavor, server)
     yield made
     await close(made)
-
-
-def settled(server: EmulatorServer) -> RequestLog:
-    """The request log once it stops growing: the emulator records a request after it has sent
-    the response, so a client can see the answer a moment before the record exists."""
-    deadline = time.monotonic() + 2.0
-    seen = -1
-    while time.monotonic() < deadline:
-        now = len(server.log)
-        if now == seen:
-            break
-        seen = now
-        time.sleep(0.03)
-    return server.log
 
 
 def browser(method: str, url: str, **options: Any) -> httpx.Response:
@@ -153,8 +141,8 @@ async def test_session_lifecycle(flavor: str, server: EmulatorServer, api_versio
         assert deleted.deleted is True
         with pytest.raises(errors.NotFoundError):
             await call(client, "get_session", created.session_id)
-        assert settled(server).count("get_session") == 2
-        assert all(r.path.startswith(f"/api/{api_version}/") for r in settled(server))
+        assert server.log.count("get_session") == 2
+        assert all(r.path.startswith(f"/api/{api_version}/") for r in server.log)
     finally:
         await close(client)
 
@@ -209,7 +197,7 @@ async def test_tools_search_and_pagination(client: AnyClient, server: EmulatorSe
     slugs = [tool.slug for tool in everything]
     assert len(slugs) == len(set(slugs))
     assert len(slugs) > 2
-    assert settled(server).count("list_tools") >= 1 + -(-len(slugs) // 2)
+    assert server.log.count("list_tools") >= 1 + -(-len(slugs) // 2)
     toolkits = await collect(client, "iter_toolkits", sid, limit=1)
     assert len(toolkits) >= 2
     found = await call(client, "search", sid, ["create a note", "send an email"])
@@ -236,7 +224,7 @@ async def test_mount_files(client: AnyClient, server: EmulatorServer) -> None:
     await call(client, "delete_mount_item", sid, "docs/b.txt")  # idempotent
     page = await call(client, "list_mount_items", sid)
     assert sorted(i.mount_relative_path for i in page.items) == ["docs/a.txt", "docs/c.txt"]
-    presigned = [r for r in settled(server) if r.operation.startswith("presigned")]
+    presigned = [r for r in server.log if r.operation.startswith("presigned")]
     assert presigned
     assert not any(r.had_api_key for r in presigned), "the key never goes to presigned URLs"
 
@@ -264,7 +252,7 @@ async def test_stale_config_version_is_a_conflict_and_not_retried(
         await call(
             client, "update_session", sid, expected_config_version=1, search={"enable": True}
         )
-    assert settled(server).count("patch_session") == 2
+    assert server.log.count("patch_session") == 2
 
 
 @pytest.mark.parametrize(
@@ -286,8 +274,8 @@ async def test_injected_statuses_raise_their_class(
         await call(client, "execute", sid, "NOTES_LIST_NOTES")
     assert caught.value.status == status
     assert caught.value.message == f"injected {status}"
-    assert settled(server).count("execute") == 1
-    assert settled(server).count("execute", processed=True) == 0
+    assert server.log.count("execute") == 1
+    assert server.log.count("execute", processed=True) == 0
 
 
 # --------------------------------------------------------------------------- retries and faults
@@ -300,7 +288,7 @@ async def test_a_503_burst_is_ridden_out_by_reads_with_one_request_id(
     server.faults.add(FaultRule(operation="list_tools", status=503, times=3))
     page = await call(client, "list_tools", sid)
     assert page.items
-    records = settled(server).filter("list_tools")
+    records = server.log.filter("list_tools")
     assert len(records) == 4
     assert len({r.request_id for r in records}) == 1
     assert [r.status for r in records] == [503, 503, 503, 200]
@@ -316,8 +304,8 @@ async def test_rate_limit_retry_after_is_waited_out(flavor: str, server: Emulato
         waited = time.monotonic() - started
         assert result.successful
         assert waited >= 0.3
-        assert settled(server).count("execute") == 2
-        assert settled(server).count("execute", processed=True) == 1
+        assert server.log.count("execute") == 2
+        assert server.log.count("execute", processed=True) == 1
         assert len(await notes_of(client, sid)) == 1
     finally:
         await close(client)
@@ -331,8 +319,8 @@ async def test_execute_whose_response_is_lost_runs_exactly_once(
     with pytest.raises(errors.ConnectionLostError) as caught:
         await call(client, "execute", sid, "NOTES_CREATE_NOTE", {"title": "send once"})
     assert caught.value.request_sent is True
-    assert settled(server).count("execute") == 1
-    assert settled(server).count("execute", processed=True) == 1
+    assert server.log.count("execute") == 1
+    assert server.log.count("execute", processed=True) == 1
     notes = await notes_of(client, sid)
     assert [n["title"] for n in notes] == ["send once"], "the side effect happened once"
 
@@ -345,7 +333,7 @@ async def test_execute_dropped_before_processing_is_still_not_resent(
     server.faults.add(FaultRule(operation="execute", drop="before", times=1))
     with pytest.raises(errors.ConnectionLostError):
         await call(client, "execute", sid, "NOTES_CREATE_NOTE", {"title": "maybe"})
-    assert settled(server).count("execute") == 1
+    assert server.log.count("execute") == 1
     assert await notes_of(client, sid) == []
 
 
@@ -356,7 +344,7 @@ async def test_reads_are_retried_after_a_dropped_connection(
     server.faults.add(FaultRule(operation="get_session", drop="after", times=2))
     session = await call(client, "get_session", sid)
     assert session.session_id == sid
-    records = settled(server).filter("get_session")
+    records = server.log.filter("get_session")
     assert len(records) == 3
     assert len({r.request_id for r in records}) == 1
 
@@ -397,7 +385,7 @@ async def test_execute_is_retried_when_the_connection_was_never_made(
         sid = await new_session(setup, "refused")
         result = await call(client, "execute", sid, "NOTES_CREATE_NOTE", {"title": "after refusal"})
         assert result.successful
-        assert settled(server).count("execute", processed=True) == 1
+        assert server.log.count("execute", processed=True) == 1
     finally:
         await close(client)
         await close(setup)
@@ -436,7 +424,7 @@ async def test_a_timed_out_execute_is_not_resent(client: AnyClient, server: Emul
     assert caught.value.phase == "read"
     assert caught.value.request_sent is True
     await asyncio.sleep(0.8)  # let the service finish with the request the client gave up on
-    assert settled(server).count("execute") == 1, "a timed-out execute may have run: not resent"
+    assert server.log.count("execute") == 1, "a timed-out execute may have run: not resent"
 
 
 async def test_a_timed_out_read_is_retried(client: AnyClient, server: EmulatorServer) -> None:
@@ -445,7 +433,7 @@ async def test_a_timed_out_read_is_retried(client: AnyClient, server: EmulatorSe
     session = await call(client, "get_session", sid, timeout=0.2)
     assert session.session_id == sid
     await asyncio.sleep(0.6)
-    records = settled(server).filter("get_session")
+    records = server.log.filter("get_session")
     assert len(records) == 2
     assert len({r.request_id for r in records}) == 1
 
@@ -469,7 +457,7 @@ async def test_a_raise_for_status_hook_on_a_real_socket_still_gives_typed_errors
         with pytest.raises(errors.NotFoundError) as caught:
             await call(client, "get_session", "trs_missing")
         assert caught.value.status == 404
-        assert settled(server).count("get_session") == 1, "a 404 is not retried"
+        assert server.log.count("get_session") == 1, "a 404 is not retried"
     finally:
         if isinstance(http, httpx.Client):
             http.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 import pytest
@@ -154,3 +155,60 @@ def test_log_records_unknown_routes_and_keys(client: TestClient, state: Emulator
         404,
         True,
     )
+
+
+@pytest.mark.parametrize(
+    ("path", "rule", "status", "logged"),
+    [
+        ("/api/v3.1/tool_router/session/trs_nope", None, 404, 404),
+        (
+            "/api/v3.1/tool_router/session/trs_nope",
+            FaultRule(operation="get_session", status=503),
+            503,
+            503,
+        ),
+        (
+            "/api/v3.1/tool_router/session/trs_nope",
+            FaultRule(operation="get_session", drop="before"),
+            200,
+            None,
+        ),
+        ("/nowhere", None, 404, 404),
+    ],
+)
+async def test_a_request_is_logged_before_any_of_its_answer_is_sent(
+    path: str, rule: FaultRule | None, status: int, logged: int | None
+) -> None:
+    # A client may act on the status line alone (a raise_for_status hook), so the record must
+    # exist when the response head leaves, not only when the body ends.
+    app = create_app(api_keys=["k"], faults=[rule] if rule else [])
+    state: EmulatorState = app.state.emulator
+    seen_at_start: list[int] = []
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"x-api-key", b"k"), (b"host", b"emulator")],
+        "client": ("127.0.0.1", 1),
+        "server": ("emulator", 80),
+    }
+
+    async def receive() -> dict[str, object]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, object]) -> None:
+        if message["type"] == "http.response.start":
+            seen_at_start.append(len(state.log))
+            assert message["status"] == status
+
+    with contextlib.suppress(ConnectionDropped):
+        await app(scope, receive, send)  # type: ignore[arg-type]
+    assert seen_at_start == [1]
+    [record] = state.log.records
+    assert record.status == logged
