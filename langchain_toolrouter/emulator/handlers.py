@@ -756,7 +756,7 @@ async def presigned_upload(request: Request) -> Response:
     session_id, mount_id, path = _presigned_target(request, "PUT")
     mounts = state_of(request).mounts
     declared = request.headers.get("content-length", "")
-    too_big = declared.isdigit() and int(declared) > mounts.max_upload_bytes
+    too_big = declared.isascii() and declared.isdigit() and int(declared) > mounts.max_upload_bytes
     data = b"" if too_big else await request.body()
     if too_big or len(data) > mounts.max_upload_bytes:
         raise EmulatorError(

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 from langchain_toolrouter.emulator.errors import EmulatorError, bad_request
 
@@ -85,8 +85,9 @@ class MountStore:
         """Check a mount-relative path and return its normalized `a/b/c` form.
 
         Raises:
-            EmulatorError: 400 for empty or absolute paths, `.`/`..` segments, a drive letter,
-                backslashes or NUL bytes.
+            EmulatorError: 400 for empty or absolute paths, `.`/`..` segments (also
+                percent-encoded, `%2e%2e`, in case something decodes them later), a drive
+                letter, backslashes or NUL bytes.
         """
         if "\x00" in path or "\\" in path:
             raise bad_request(
@@ -95,12 +96,8 @@ class MountStore:
                 errors=["mount_relative_path: invalid character"],
             )
         parts = PurePosixPath(path).parts
-        if (
-            not path
-            or path.startswith("/")
-            or any(part in ("..", ".") for part in parts)
-            or ":" in (parts[0] if parts else "")
-        ):
+        dots = any(unquote(segment) in ("..", ".") for segment in path.split("/"))
+        if not parts or path.startswith("/") or dots or ":" in parts[0]:
             raise bad_request(
                 f"mount_relative_path {path!r} is absolute, escapes the mount or names no file.",
                 suggested_fix="Give a relative path inside the mount without a leading '/' or "
@@ -235,7 +232,7 @@ class MountStore:
         now: float | None = None,
     ) -> None:
         """Accept a presigned request or raise 403 saying whether it is tampered or expired."""
-        if not expires or not signature or not expires.isdigit():
+        if not expires or not signature or not (expires.isascii() and expires.isdigit()):
             raise _forbidden("The presigned URL lacks a valid 'expires' or 'signature' parameter.")
         expected = self._signature(method, session_id, mount_id, relative, int(expires))
         if not hmac.compare_digest(expected, signature):

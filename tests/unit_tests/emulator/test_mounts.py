@@ -94,6 +94,18 @@ def test_tampered_signature_and_swapped_method_are_403(
     assert anonymous.get(url).status_code == 403  # a PUT URL does not allow GET
     no_sig = url.split("?")[0]
     assert anonymous.put(no_sig, content=b"x").status_code == 403
+    query = parse_qs(urlsplit(url).query)
+    later = url.replace(
+        f"expires={query['expires'][0]}", f"expires={int(query['expires'][0]) + 3600}"
+    )
+    assert later != url
+    response = anonymous.put(later, content=b"x")
+    assert response.status_code == 403, "extending the expiry breaks the signature"
+    assert "signature does not match" in response.json()["error"]["message"]
+    odd = url.replace(f"expires={query['expires'][0]}", "expires=%C2%B2")  # a non-ASCII digit
+    assert anonymous.put(odd, content=b"x").status_code == 403
+    escaped = url.replace("/a.txt?", "/%2e%2e/%2e%2e/a.txt?")
+    assert anonymous.put(escaped, content=b"x").status_code in (403, 404)
 
 
 def test_expired_signature_is_403(
@@ -112,7 +124,22 @@ def test_expired_signature_is_403(
 
 
 @pytest.mark.parametrize(
-    "path", ["../escape.txt", "a/../../b", "/etc/passwd", "a/../b", "C:/x", "a\\b", ""]
+    "path",
+    [
+        "../escape.txt",
+        "a/../../b",
+        "/etc/passwd",
+        "a/../b",
+        "C:/x",
+        "a\\b",
+        "\\etc\\passwd",
+        "",
+        ".",
+        "./",
+        "a/./b",
+        "%2e%2e/escape.txt",
+        "a/%2E%2e/%2e%2E/b",
+    ],
 )
 def test_paths_that_escape_the_mount_are_refused(
     client: TestClient, new_session: SessionFactory, path: str
