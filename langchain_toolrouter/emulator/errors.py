@@ -3,6 +3,21 @@
 Handlers never build error responses themselves: they raise `EmulatorError` and the app's
 exception handler turns it into `{"error": {message, code, slug, status, request_id,
 suggested_fix, errors}}` (wire reference section 6.1).
+
+Which slugs and codes are the service's, and which are made up here (wire reference 6.2):
+
+* documented (slug and code): `ToolRouterV2_BadRequest` 4300, `ToolRouterV2_NoActiveConnection`
+  4302, `ToolRouterV2_ToolkitsIsNoAuth` 4326, `ToolRouterV2_InternalServerError` 4340;
+* documented slug, **emulator-chosen code** (the service's number is unknown):
+  `ToolRouterV2_SessionNotFound` (4304), `ToolRouterV2_ToolNotFound`,
+  `ToolRouterV2_InvalidConnectedAccountIds`, `ExternalProxy_SSRFBlocked`;
+* **emulator-only** slugs and codes: every other `ToolRouterV2_*` (`FileNotFound`,
+  `ConfigVersionConflict`, `Unauthorized`, `RouteNotFound`, ...) and every `Emulator_*` slug
+  (`Emulator_PresignedUrlRejected` 4303, `Emulator_McpNotSupported` 5010,
+  `Emulator_InjectedFault`, whose code is the status times ten).
+
+Code meant to run against the real service should branch on the HTTP status (the error class)
+and, at most, on the documented slugs; never on the emulator's numbers.
 """
 
 from __future__ import annotations
