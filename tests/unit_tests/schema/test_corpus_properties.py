@@ -58,10 +58,23 @@ def _strategy_or_skip(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
         pytest.skip(f"hypothesis-jsonschema cannot generate instances for this schema: {exc}")
 
 
+def _check_error_shape(exc: ArgsValidationError) -> None:
+    """Every rejection names a JSON-pointer path, what is wrong and what was expected."""
+    assert exc.errors
+    text = str(exc)
+    for error in exc.errors:
+        assert error.keys() == {"path", "message", "expected"}
+        assert error["path"] == "" or error["path"].startswith("/")
+        assert error["message"]
+        assert error["expected"]
+        assert (error["path"] or "(root)") in text
+
+
 def _accepts(conversion: Any, instance: Any) -> bool:
     try:
         payload = conversion.validate(instance)
-    except ArgsValidationError:
+    except ArgsValidationError as exc:
+        _check_error_shape(exc)
         return False
     assert payload == instance
     assert json.dumps(payload, sort_keys=True) == json.dumps(instance, sort_keys=True)
