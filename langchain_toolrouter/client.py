@@ -389,7 +389,9 @@ class ToolRouterClient(_BaseClient):
         """Change a session's config (``PATCH``); a block set to None is removed.
 
         With ``expected_config_version`` the change applies only if the stored version matches;
-        otherwise :class:`ConflictError` (409). Never retried once sent.
+        otherwise :class:`ConflictError` (409), which is never retried. A PATCH is resent only
+        when it provably never reached the service (no connection was made, or a 429): then
+        resending cannot apply the change twice.
         """
         if expected_config_version is not None:
             fields["expected_config_version"] = expected_config_version

@@ -604,6 +604,50 @@ async def test_unsafe_operations_are_not_retried_on_5xx(
     assert len(service.requests) == 1
 
 
+UNSAFE_CALLS: dict[str, tuple[str, str, tuple[Any, ...], dict[str, Any], Any]] = {
+    "execute": ("POST", f"{ROOT}/{SID}/execute", (SID, "T"), {}, s.EXECUTE_OK),
+    "execute_meta": ("POST", f"{ROOT}/{SID}/execute_meta", (SID, "M"), {}, s.EXECUTE_OK),
+    "proxy_execute": ("POST", f"{ROOT}/{SID}/proxy_execute", (SID, "gh", "/u"), {}, s.PROXY),
+    "create_session": ("POST", ROOT, (), {"user_id": "u"}, s.SESSION),
+    "create_link": (
+        "POST",
+        f"{ROOT}/{SID}/link",
+        (SID, "github"),
+        {},
+        {"connected_account_id": "ca_1", "link_token": "lt_1", "redirect_url": "https://x"},
+    ),
+    "update_session": ("PATCH", f"{ROOT}/{SID}", (SID,), {"search": {"enable": False}}, s.SESSION),
+}
+
+
+@pytest.mark.parametrize("method", sorted(UNSAFE_CALLS))
+@pytest.mark.parametrize(
+    ("first", "resent"),
+    [
+        (lambda: raises(httpx.ConnectError), True),
+        (lambda: reply(429, {"error": {"message": "slow"}}, {"retry-after": "0"}), True),
+        (lambda: raises(httpx.RemoteProtocolError), False),
+        (lambda: raises(httpx.ReadTimeout), False),
+        (lambda: reply(409, {"error": {"message": "stale"}}), False),
+        (lambda: reply(502, {"error": {"message": "bad gateway"}}), False),
+    ],
+    ids=["connect-error", "429", "lost", "read-timeout", "409", "502"],
+)
+async def test_side_effecting_calls_are_resent_only_when_they_provably_never_ran(
+    client: AnyClient, service: FakeService, method: str, first: Any, resent: bool
+) -> None:
+    http_method, path, args, kwargs, ok = UNSAFE_CALLS[method]
+    service.on(http_method, path, first(), reply(201, ok))
+    if resent:
+        await call(client, method, *args, **kwargs)
+        assert len(service.requests) == 2
+        assert len(set(service.request_ids())) == 1, "one x-request-id for the logical call"
+    else:
+        with pytest.raises(errors.ToolRouterError):
+            await call(client, method, *args, **kwargs)
+        assert len(service.requests) == 1
+
+
 @pytest.mark.parametrize(
     "lost", [httpx.RemoteProtocolError, httpx.ReadError, httpx.ReadTimeout, httpx.WriteError]
 )
