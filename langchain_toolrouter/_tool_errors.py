@@ -2,7 +2,8 @@
 
 Each class derives from LangChain's `ToolException`, so a tool with `handle_tool_error` set
 (our default) answers the model with an error `ToolMessage` (`status="error"`) whose text says
-what went wrong and how to fix it. With `raise_errors=True` they propagate to the caller
+what went wrong and how to fix it, and whose artifact is `error.artifact()` (the same facts as
+data, e.g. the connect link). With `raise_errors=True` they propagate to the caller
 instead, carrying the same facts as attributes. Anything else raised in a tool (a bad API key,
 a deleted session, a bug) is not one of these and always propagates.
 
@@ -41,6 +42,7 @@ __all__ = [
     "ToolRouterToolError",
     "ToolServiceError",
     "ToolTransportError",
+    "error_artifact",
     "is_no_connection",
     "translate_error",
 ]
@@ -56,6 +58,35 @@ class ToolRouterToolError(ToolException):
 
     def __str__(self) -> str:
         return self.message
+
+    def artifact(self) -> dict[str, Any]:
+        """The error as data for the tool message's artifact (same keys as a result, plus
+        `error_type` and the error's own facts)."""
+        return {
+            "successful": False,
+            "data": None,
+            "error": self.message,
+            "log_id": "",
+            "error_type": type(self).__name__,
+            **self._facts(),
+        }
+
+    def _facts(self) -> dict[str, Any]:
+        return {}
+
+
+def error_artifact(exc: ToolException) -> dict[str, Any]:
+    """The artifact of an error tool message, for our errors and any other `ToolException`."""
+    if isinstance(exc, ToolRouterToolError):
+        return exc.artifact()
+    text = str(exc.args[0]) if exc.args else type(exc).__name__
+    return {
+        "successful": False,
+        "data": None,
+        "error": text,
+        "log_id": "",
+        "error_type": type(exc).__name__,
+    }
 
 
 class ToolArgumentsError(ToolRouterToolError):
@@ -78,6 +109,9 @@ class ToolArgumentsError(ToolRouterToolError):
         super().__init__("\n".join(lines), tool=tool)
         self.errors = [dict(item) for item in errors]
 
+    def _facts(self) -> dict[str, Any]:
+        return {"errors": self.errors}
+
 
 class ToolExecutionError(ToolRouterToolError):
     """The tool ran and failed; `result` is the full outcome (`successful`, `data`, `error`)."""
@@ -85,6 +119,10 @@ class ToolExecutionError(ToolRouterToolError):
     def __init__(self, message: str, *, tool: str, result: Mapping[str, Any]) -> None:
         super().__init__(message, tool=tool)
         self.result = dict(result)
+
+    def artifact(self) -> dict[str, Any]:
+        """The tool's full result (`successful`, `data`, `error`, `log_id`, ...)."""
+        return {**self.result, "error_type": type(self).__name__}
 
 
 class ToolNotConnectedError(ToolRouterToolError):
@@ -104,6 +142,13 @@ class ToolNotConnectedError(ToolRouterToolError):
         self.redirect_url = redirect_url
         self.connected_account_id = connected_account_id
 
+    def _facts(self) -> dict[str, Any]:
+        return {
+            "toolkit": self.toolkit,
+            "redirect_url": self.redirect_url,
+            "connected_account_id": self.connected_account_id,
+        }
+
 
 class ToolRateLimitError(ToolRouterToolError):
     """The service is rate limiting; `retry_after` (seconds) is its hint when it gave one."""
@@ -111,6 +156,9 @@ class ToolRateLimitError(ToolRouterToolError):
     def __init__(self, message: str, *, tool: str, retry_after: float | None) -> None:
         super().__init__(message, tool=tool)
         self.retry_after = retry_after
+
+    def _facts(self) -> dict[str, Any]:
+        return {"retry_after": self.retry_after}
 
 
 class ToolServiceError(ToolRouterToolError):
@@ -129,6 +177,9 @@ class ToolServiceError(ToolRouterToolError):
         self.status = status
         self.slug = slug
         self.suggested_fix = suggested_fix
+
+    def _facts(self) -> dict[str, Any]:
+        return {"status": self.status, "slug": self.slug, "suggested_fix": self.suggested_fix}
 
 
 class ToolTransportError(ToolRouterToolError):

@@ -17,11 +17,13 @@ from __future__ import annotations
 import inspect
 import re
 from collections.abc import Awaitable, Callable, Mapping
+from contextvars import ContextVar
 from typing import Annotated, Any, Literal, Protocol, cast
 
+from langchain_core.messages import ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import run_in_executor
-from langchain_core.tools import BaseTool
+from langchain_core.tools import BaseTool, ToolException
 from pydantic import BaseModel as PydanticBaseModel
 from pydantic import ConfigDict, Field, PrivateAttr, SkipValidation
 
@@ -34,6 +36,7 @@ from langchain_toolrouter._tool_errors import (
     ToolRouterToolError,
     ToolServiceError,
     ToolTransportError,
+    error_artifact,
 )
 from langchain_toolrouter.schema import (
     ArgsValidationError,
@@ -55,6 +58,9 @@ __all__ = [
     "ToolTransportError",
     "tool_name_for",
 ]
+
+_TOOL_CALL_ID: ContextVar[str | None] = ContextVar("toolrouter_tool_call_id", default=None)
+"""The id of the tool call being run (set by `run`/`arun`, read when answering an error)."""
 
 NameStyle = Literal["exact", "safe"]
 """How a slug becomes a tool name: `"exact"` keeps it; `"safe"` fits every major provider."""
@@ -216,7 +222,9 @@ class ToolRouterTool(BaseTool):
                         tool_call_id='1', name='echo')
 
     Errors the model can act on (bad arguments, a failed tool, a missing connection, rate
-    limits, an unreachable service) come back as an error `ToolMessage`; set
+    limits, an unreachable service) come back as an error `ToolMessage` whose artifact holds
+    the same facts as data (`error_type`, `log_id`, `redirect_url`, ...); a multi-execute in
+    which only some items failed is a normal answer listing each item's outcome. Set
     `handle_tool_error=False` (or `raise_errors=True` where tools are built) to get the
     `ToolRouterToolError` instead.
     """
@@ -324,23 +332,86 @@ class ToolRouterTool(BaseTool):
         except ArgsValidationError as exc:
             raise ToolArgumentsError(tool=self.name, errors=exc.errors, detail=str(exc)) from exc
 
-    def _run(self, /, *args: Any, **kwargs: Any) -> str | tuple[str, dict[str, Any]]:
-        payload = self.validate_arguments(_only_kwargs(self.name, args, kwargs))
-        return self._respond(self.executor.execute(payload))
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        """LangChain's `run`, remembering the tool call's id so that errors answered to the
+        model carry an artifact too (see `_error_message`)."""
+        token = _TOOL_CALL_ID.set(kwargs.get("tool_call_id"))
+        try:
+            return super().run(*args, **kwargs)
+        finally:
+            _TOOL_CALL_ID.reset(token)
 
-    async def _arun(self, /, *args: Any, **kwargs: Any) -> str | tuple[str, dict[str, Any]]:
-        payload = self.validate_arguments(_only_kwargs(self.name, args, kwargs))
-        return self._respond(await self.executor.aexecute(payload))
+    async def arun(self, *args: Any, **kwargs: Any) -> Any:
+        """Async twin of `run`."""
+        token = _TOOL_CALL_ID.set(kwargs.get("tool_call_id"))
+        try:
+            return await super().arun(*args, **kwargs)
+        finally:
+            _TOOL_CALL_ID.reset(token)
+
+    def _run(self, /, *args: Any, **kwargs: Any) -> Any:
+        try:
+            payload = self.validate_arguments(_only_kwargs(self.name, args, kwargs))
+            return self._respond(self.executor.execute(payload))
+        except ToolException as exc:
+            answer = self._error_message(exc)
+            if answer is None:
+                raise
+            return answer
+
+    async def _arun(self, /, *args: Any, **kwargs: Any) -> Any:
+        try:
+            payload = self.validate_arguments(_only_kwargs(self.name, args, kwargs))
+            return self._respond(await self.executor.aexecute(payload))
+        except ToolException as exc:
+            answer = self._error_message(exc)
+            if answer is None:
+                raise
+            return answer
+
+    def _error_message(self, exc: ToolException) -> tuple[ToolMessage, None] | None:
+        """The error `ToolMessage` with an artifact, or `None` to let LangChain handle `exc`.
+
+        LangChain's own error handling only sets the text; with a tool call (so a message is
+        answered) and `content_and_artifact`, the message is built here instead, with
+        `status="error"` and `error_artifact(exc)` (e.g. the connect link, the `log_id`).
+        `handle_tool_error` keeps its meaning: falsy raises, a string or callable sets the text.
+        """
+        call_id = _TOOL_CALL_ID.get()
+        flag = self.handle_tool_error
+        if not flag or call_id is None or self.response_format != "content_and_artifact":
+            return None
+        if isinstance(flag, str):
+            content: Any = flag
+        elif callable(flag):
+            content = flag(exc)
+        else:
+            content = exc.args[0] if exc.args else "Tool execution error"
+        message = ToolMessage(
+            content=content,
+            artifact=error_artifact(exc),
+            tool_call_id=call_id,
+            name=self.name,
+            status="error",
+        )
+        return message, None
 
     def _respond(self, outcome: ToolOutcome) -> str | tuple[str, dict[str, Any]]:
-        """The compact text (and, by default, the full result as the artifact)."""
-        if not outcome.successful:
+        """The compact text (and, by default, the full result as the artifact).
+
+        A failed outcome is an error, except a multi-execute in which some items succeeded:
+        the model reads every item's result (with a line saying which failed) and can act on
+        the successes, so it is a normal answer; the artifact still says `successful: false`.
+        """
+        if not outcome.successful and not _partly_successful(outcome.data):
             raise ToolExecutionError(
                 _failure_text(self.name, outcome, self.max_content_chars),
                 tool=self.name,
                 result=outcome.as_dict(),
             )
         content = render_content(outcome.data, self.max_content_chars)
+        if not outcome.successful:
+            content = f"{outcome.error or 'some tools failed'}; the others succeeded.\n{content}"
         if self.response_format == "content":
             return content
         return content, outcome.as_dict()
@@ -362,6 +433,20 @@ def _only_kwargs(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> di
         )
         raise TypeError(msg)
     return kwargs
+
+
+def _partly_successful(data: Any) -> bool:
+    """True for a multi-execute answer (`{results: [{response: {successful}}]}`) in which at
+    least one item succeeded."""
+    results = data.get("results") if isinstance(data, Mapping) else None
+    if not isinstance(results, list):
+        return False
+    return any(
+        isinstance(item, Mapping)
+        and isinstance(item.get("response"), Mapping)
+        and item["response"].get("successful") is True
+        for item in results
+    )
 
 
 def _failure_text(name: str, outcome: ToolOutcome, max_chars: int) -> str:

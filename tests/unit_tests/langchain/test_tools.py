@@ -136,6 +136,57 @@ def test_failed_outcome_is_an_error_message_with_the_tool_error() -> None:
     assert info.value.result["log_id"] == "log_1"
 
 
+def test_error_messages_carry_an_artifact() -> None:
+    def failed(payload: dict[str, Any]) -> ToolOutcome:
+        return ToolOutcome(successful=False, data={"partial": 1}, error="quota", log_id="log_1")
+
+    tool = ToolRouterTool.from_schema("T", "d", RESERVED, failed)
+    message = tool.invoke(tool_call(tool, {"config": "c"}))
+    assert (message.status, message.tool_call_id, message.name) == ("error", "c1", "T")
+    assert message.artifact["log_id"] == "log_1"
+    assert message.artifact["data"] == {"partial": 1}
+    assert message.artifact["error_type"] == "ToolExecutionError"
+
+    invalid = asyncio.run(tool.ainvoke(tool_call(tool, {}, "c2")))
+    assert (invalid.status, invalid.tool_call_id) == ("error", "c2")
+    assert invalid.artifact["errors"][0]["path"] == "/config"
+
+
+def test_error_handler_text_is_kept_and_plain_invoke_gets_text() -> None:
+    def executor(payload: dict[str, Any]) -> None:
+        raise ToolException("no")
+
+    fixed = ToolRouterTool.from_schema("T", "d", RESERVED, executor)
+    fixed.handle_tool_error = "try later"
+    message = fixed.invoke(tool_call(fixed, {"config": "c"}))
+    assert (message.status, message.content) == ("error", "try later")
+    assert message.artifact["error"] == "no"
+    fixed.handle_tool_error = lambda exc: f"handled: {exc}"
+    assert fixed.invoke(tool_call(fixed, {"config": "c"})).content == "handled: no"
+    assert fixed.invoke({"config": "c"}) == "handled: no"  # no tool call: text only
+
+
+def test_multi_execute_with_some_successes_is_a_normal_answer() -> None:
+    results = [
+        {"tool_slug": "A", "index": 0, "response": {"successful": True, "data": {"a": 1}}},
+        {"tool_slug": "B", "index": 1, "response": {"successful": False, "error": "x"}},
+    ]
+
+    def partly(payload: dict[str, Any]) -> ToolOutcome:
+        return ToolOutcome(
+            successful=False, data={"results": results}, error="1 out of 2 tools failed"
+        )
+
+    tool = ToolRouterTool.from_schema("T", "d", RESERVED, partly)
+    message = tool.invoke(tool_call(tool, {"config": "c"}))
+    assert message.status == "success"
+    assert message.content.startswith("1 out of 2 tools failed; the others succeeded.\n")
+    assert message.artifact["successful"] is False
+
+    results[0]["response"]["successful"] = False
+    assert tool.invoke(tool_call(tool, {"config": "c"})).status == "error"
+
+
 def test_tool_exception_from_the_executor_is_handled() -> None:
     def executor(payload: dict[str, Any]) -> None:
         raise ToolException("upstream said no")
