@@ -158,6 +158,12 @@ class ToolRouterSettings:
                 f"no Composio API key: pass api_key=... or set the {ENV_API_KEY} environment "
                 "variable (project keys start with 'ak_'; find yours in the Composio dashboard)."
             )
+        if not all("!" <= char <= "~" for char in key):
+            # Said without the key: an encoding error's repr would carry the whole value.
+            raise ConfigurationError(
+                f"the Composio API key (from api_key=... or {ENV_API_KEY}) contains a space, a "
+                "control or a non-ASCII character; copy the key again from the dashboard."
+            )
         url = base_url or os.environ.get(ENV_BASE_URL) or DEFAULT_BASE_URL
         version = (api_version or os.environ.get(ENV_API_VERSION) or DEFAULT_API_VERSION).strip()
         if version not in API_VERSIONS:

@@ -101,3 +101,12 @@ def test_timeouts(value: float | httpx.Timeout | None, expected: httpx.Timeout) 
 def test_bad_timeouts_are_refused(value: object) -> None:
     with pytest.raises(ConfigurationError, match="timeout"):
         to_timeout(value)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("key", ["ak_sécret_1", "ak_x\nInjected: 1", "ak x", "ak_\x00"])
+def test_a_key_that_cannot_be_a_header_is_refused_without_echoing_it(key: str) -> None:
+    with pytest.raises(ConfigurationError) as caught:
+        ToolRouterSettings.resolve(api_key=key)
+    assert key not in repr(caught.value)
+    assert "sécret" not in str(caught.value)
+    assert "COMPOSIO_API_KEY" in str(caught.value)
