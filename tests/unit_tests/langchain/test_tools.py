@@ -167,7 +167,7 @@ def test_error_handler_text_is_kept_and_plain_invoke_gets_text() -> None:
 
 
 def test_multi_execute_with_some_successes_is_a_normal_answer() -> None:
-    results = [
+    results: list[dict[str, Any]] = [
         {"tool_slug": "A", "index": 0, "response": {"successful": True, "data": {"a": 1}}},
         {"tool_slug": "B", "index": 1, "response": {"successful": False, "error": "x"}},
     ]
