@@ -731,6 +731,24 @@ class ToolRouterSession:
         )
         return ConnectionLink.from_response(toolkit, response)
 
+    def _check_in_session(self, toolkit: str) -> None:
+        """Fail fast for a toolkit the session's config leaves out (the service would list
+        it anyway, and the wait would only end at its timeout)."""
+        allowed = self.config.toolkits
+        if allowed is None:
+            return
+        key = toolkit.lower()
+        if allowed.enabled is not None and key not in {t.lower() for t in allowed.enabled}:
+            listed = ", ".join(allowed.enabled) or "none"
+            msg = (
+                f"toolkit {toolkit!r} is not part of session {self.session_id} (its "
+                f"toolkits: {listed}); create a session with toolkits=[..., {toolkit!r}]"
+            )
+            raise ValueError(msg)
+        if allowed.disabled is not None and key in {t.lower() for t in allowed.disabled}:
+            msg = f"toolkit {toolkit!r} is not part of session {self.session_id}: it is disabled"
+            raise ValueError(msg)
+
     def _connection_state(self, toolkit: str, items: ToolkitList) -> ToolkitInfo:
         info = items.get(toolkit)
         if info is None:
@@ -738,11 +756,11 @@ class ToolRouterSession:
             raise ValueError(msg)
         return info
 
-    @staticmethod
-    def _check_wait(timeout: float, poll_interval: float) -> None:
+    def _check_wait(self, toolkit: str, timeout: float, poll_interval: float) -> None:
         if timeout < 0 or poll_interval <= 0:
             msg = "timeout must be >= 0 and poll_interval > 0 (seconds)"
             raise ValueError(msg)
+        self._check_in_session(toolkit)
 
     def wait_for_connection(
         self, toolkit: str, *, timeout: float = 120.0, poll_interval: float = 1.0
@@ -750,9 +768,10 @@ class ToolRouterSession:
         """Poll the toolkit list until `toolkit` is connected (or needs no auth).
 
         Raises:
+            ValueError: the toolkit is not part of the session (checked before waiting).
             ConnectionTimeoutError: not connected after `timeout` seconds.
         """
-        self._check_wait(timeout, poll_interval)
+        self._check_wait(toolkit, timeout, poll_interval)
         deadline = time.monotonic() + timeout
         while True:
             info = self._connection_state(toolkit, self.toolkits(toolkits=[toolkit]))
@@ -767,7 +786,7 @@ class ToolRouterSession:
         self, toolkit: str, *, timeout: float = 120.0, poll_interval: float = 1.0
     ) -> ToolkitInfo:
         """Async twin of `wait_for_connection`."""
-        self._check_wait(timeout, poll_interval)
+        self._check_wait(toolkit, timeout, poll_interval)
         deadline = time.monotonic() + timeout
         while True:
             info = self._connection_state(toolkit, await self.atoolkits(toolkits=[toolkit]))

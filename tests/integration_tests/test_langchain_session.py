@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -257,6 +258,25 @@ def test_connect_flow(router: ToolRouter, browser: httpx.Client, user: str) -> N
     assert session.toolkits(connected=True).get("github") is not None
     with pytest.raises(ValueError, match="not part of session"):
         session.wait_for_connection("nope", timeout=0)
+
+
+def test_waiting_for_a_toolkit_outside_the_session_fails_fast(
+    router: ToolRouter, user: str
+) -> None:
+    session = router.create_session(user, toolkits=["notes"])
+    started = time.perf_counter()
+    with pytest.raises(ValueError, match=r"'github' is not part of session .*toolkits: notes"):
+        session.wait_for_connection("github", timeout=30)
+    disabled = router.create_session(user, toolkits={"disable": ["github"]})
+    with pytest.raises(ValueError, match="disabled"):
+        disabled.wait_for_connection("GitHub", timeout=30)
+    assert time.perf_counter() - started < 5
+
+
+async def test_async_wait_outside_the_session_fails_fast(arouter: ToolRouter, user: str) -> None:
+    session = await arouter.acreate_session(user, toolkits=["notes"])
+    with pytest.raises(ValueError, match="not part of session"):
+        await session.await_for_connection("github", timeout=30)
 
 
 async def test_async_connect_flow(arouter: ToolRouter, user: str) -> None:
