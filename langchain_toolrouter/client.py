@@ -197,13 +197,20 @@ class _BaseClient:
             exc = failure(state)
             return exc is not None and is_retryable(op.retry, exc, policy)
 
+        planned: dict[int, float] = {}
+
         def wait(state: tenacity.RetryCallState) -> float:
-            return next_delay(policy, state.attempt_number - 1, failure(state))
+            # Drawn once per attempt (jitter), whichever of wait and stop tenacity calls first:
+            # before 8.3 it ran stop first, with upcoming_sleep not yet set.
+            if state.attempt_number not in planned:
+                delay = next_delay(policy, state.attempt_number - 1, failure(state))
+                planned[state.attempt_number] = delay
+            return planned[state.attempt_number]
 
         def stop(state: tenacity.RetryCallState) -> bool:
             # Planned waits count even when they are not slept (tests), so the budget holds.
             elapsed = max(state.seconds_since_start or 0.0, state.idle_for)
-            return should_stop(policy, state.attempt_number, elapsed, state.upcoming_sleep)
+            return should_stop(policy, state.attempt_number, elapsed, wait(state))
 
         def before_sleep(state: tenacity.RetryCallState) -> None:
             logger.info(

@@ -899,3 +899,27 @@ async def test_a_callers_raise_for_status_hook_still_gives_typed_errors(
         await call(made, "get_session", SID)
     assert caught.value.slug == "ToolRouterV2_SessionNotFound"
     assert len(service.requests) == 1, "a 404 is not retried as if the network had failed"
+
+
+def test_the_time_budget_holds_whichever_hook_tenacity_calls_first() -> None:
+    # tenacity < 8.3 calls stop before wait, when upcoming_sleep is still 0.
+    import tenacity
+
+    from langchain_toolrouter._config import UNSET
+    from langchain_toolrouter.wire import operations as ops
+
+    made = ToolRouterClient(
+        api_key=API_KEY, base_url=BASE_URL, retry=RetryPolicy(max_attempts=10, max_elapsed=3.0)
+    )
+    request = made._prepare(
+        ops.GET_SESSION, {"session_id": SID}, None, UNSET, None, extra_body=None
+    )
+    hooks = made._retry_options(ops.GET_SESSION, request)
+    state = tenacity.RetryCallState(tenacity.Retrying(), fn=None, args=(), kwargs={})
+    state.attempt_number = 2
+    state.idle_for = 2.0
+    limited = errors.RateLimitError("slow", status=429, retry_after=2)
+    state.set_exception((type(limited), limited, None))
+    assert hooks["stop"](state) is True, "2 s spent + 2 s planned crosses the 3 s budget"
+    assert hooks["wait"](state) == 2.0
+    made.close()
