@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]  # no stubs in the environment
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 from hypothesis_jsonschema._from_schema import STRING_FORMATS
@@ -64,10 +64,10 @@ def oracle_schema(original: dict[str, Any], conversion: Conversion) -> dict[str,
     return original if standard else conversion.effective_schema
 
 
-def oracle(schema: dict[str, Any]) -> jsonschema.protocols.Validator:
+def oracle(schema: dict[str, Any]) -> Any:
     """A jsonschema validator for ``schema`` (dialect from ``$schema``, 2020-12 by default)."""
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-    return cls(schema)  # type: ignore[no-any-return]
+    return cls(schema)
 
 
 def _formats(schema: Any) -> Iterator[str]:
@@ -192,11 +192,11 @@ def mutations(draw: st.DrawFn, instance: Any) -> Any:
     elif action == "delete" and isinstance(node, list) and node:
         node.pop()
     elif action == "grow" and isinstance(node, str):
-        value = node + draw(st.sampled_from(["x", " ", "-1", "Z" * 50]))
-        mutated = _set(mutated, path, value)
+        longer = node + draw(st.sampled_from(["x", " ", "-1", "Z" * 50]))
+        mutated = _set(mutated, path, longer)
     elif action == "grow" and isinstance(node, (int, float)) and not isinstance(node, bool):
-        value = node + draw(st.sampled_from([1, -1, 0.5, 10**6, -(10**6)]))
-        mutated = _set(mutated, path, value)
+        moved = node + draw(st.sampled_from([1, -1, 0.5, 10**6, -(10**6)]))
+        mutated = _set(mutated, path, moved)
     else:
         mutated = _set(mutated, path, draw(st.sampled_from(_REPLACEMENTS)))
     del parent

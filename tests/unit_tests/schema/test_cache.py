@@ -10,6 +10,8 @@ import pytest
 
 from langchain_toolrouter.schema import ConversionOptions, clear_cache, json_schema_to_model
 from langchain_toolrouter.schema import convert as convert_module
+from langchain_toolrouter.schema.model import build_model
+from langchain_toolrouter.schema.validator import compile_schema
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -46,8 +48,8 @@ def test_other_name_or_options_get_their_own_conversion_over_a_shared_core() -> 
 def test_model_and_validator_are_built_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
     built: list[str] = []
     compiled: list[int] = []
-    real_build = convert_module.build_model
-    real_compile = convert_module.compile_schema
+    real_build = build_model
+    real_compile = compile_schema
 
     def counting_build(name: str, *args: Any) -> Any:
         built.append(name)

@@ -38,7 +38,7 @@ _SKIP_NO_CORPUS = pytest.mark.skipif(
     reason=f"shared schema corpus not found at {CORPUS_DIR} (it sits beside the checkout)",
 )
 _IDS = [c.id for c in CORPUS] or ["no-corpus"]
-_PARAMS = CORPUS or [None]
+_PARAMS: list[Any] = CORPUS or [None]
 
 _SETTINGS = settings(
     max_examples=25,

@@ -7,7 +7,7 @@ import json
 import os
 from typing import Any
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]  # no stubs in the environment
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

@@ -9,7 +9,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]  # no stubs in the environment
 import pytest
 
 from langchain_toolrouter.schema import ConversionOptions, json_schema_to_model
@@ -19,7 +19,7 @@ from .oracle import CORPUS_DIR, CorpusSchema, load_corpus
 
 CORPUS = load_corpus()
 _SKIP = pytest.mark.skipif(not CORPUS, reason=f"shared schema corpus not found at {CORPUS_DIR}")
-_PARAMS = CORPUS or [None]
+_PARAMS: list[Any] = CORPUS or [None]
 _IDS = [c.id for c in CORPUS] or ["no-corpus"]
 OPTIONS = {
     "default": ConversionOptions(),
@@ -117,7 +117,7 @@ def test_recursive_ref_is_kept_in_defs_and_reported() -> None:
     assert "node" in llm["$defs"]
     assert any("recursive $ref" in e.reason for e in conversion.report.of_kind("approximated"))
     # the model-facing schema accepts what the tool accepts
-    call = {"tree": {"kids": [{"kids": [{}]}]}}
+    call: dict[str, Any] = {"tree": {"kids": [{"kids": [{}]}]}}
     assert jsonschema.Draft202012Validator(llm).is_valid(call)
     assert conversion.validate(call) == call
 

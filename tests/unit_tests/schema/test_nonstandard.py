@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]  # no stubs in the environment
 import pytest
 
 from langchain_toolrouter.schema import (
