@@ -84,7 +84,16 @@ class EmulatorServer:
         self.app = app
         self.api_key = api_key
         self.host = host
-        self.port = port or free_port(host)
+        # Port 0: bind now and hand uvicorn the socket, so no other process can take the port
+        # between choosing it and listening on it (tests run in parallel on shared machines).
+        self._socket: socket.socket | None = None
+        if port == 0:
+            family = socket.AF_INET6 if ":" in host else socket.AF_INET
+            self._socket = socket.socket(family, socket.SOCK_STREAM)
+            self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            self._socket.bind((host, 0))
+            port = int(self._socket.getsockname()[1])
+        self.port = port
         self.startup_timeout = startup_timeout
         config = uvicorn.Config(
             app,
@@ -135,8 +144,12 @@ class EmulatorServer:
         if self._thread is not None:
             raise RuntimeError("EmulatorServer is already started; use one server per `with`")
         logging.getLogger("uvicorn.error").addFilter(_FILTER)
+        sockets = [self._socket] if self._socket is not None else None
         self._thread = threading.Thread(
-            target=self._server.run, name="toolrouter-emulator", daemon=True
+            target=self._server.run,
+            kwargs={"sockets": sockets},
+            name="toolrouter-emulator",
+            daemon=True,
         )
         self._thread.start()
         deadline = time.monotonic() + self.startup_timeout
@@ -158,6 +171,9 @@ class EmulatorServer:
         self._server.should_exit = True
         self._thread.join(timeout=10)
         self._thread = None
+        if self._socket is not None:
+            self._socket.close()
+            self._socket = None
 
     def __enter__(self) -> EmulatorServer:
         return self.start()

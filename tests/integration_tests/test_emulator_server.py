@@ -35,6 +35,24 @@ def test_server_lifecycle(tmp_path: Path) -> None:
         httpx.get(f"{server.base_url}{V3}/session/x", timeout=1)
 
 
+def test_port_zero_holds_its_socket_from_construction(monkeypatch: pytest.MonkeyPatch) -> None:
+    # No "pick a free port, release it, bind it again" window for another process to use.
+    import langchain_toolrouter.emulator.server as server_module
+
+    def no_probe(host: str = "127.0.0.1") -> int:
+        raise AssertionError("port 0 must not probe for a free port")
+
+    monkeypatch.setattr(server_module, "free_port", no_probe)
+    first, second = EmulatorServer(), EmulatorServer()
+    assert first.port != second.port
+    with first, second:
+        for server in (first, second):
+            response = httpx.get(
+                f"{server.base_url}{V3}/session/trs_x", headers={"x-api-key": server.api_key}
+            )
+            assert response.status_code == 404
+
+
 def test_server_refuses_app_and_options_together() -> None:
     from langchain_toolrouter.emulator import create_app
 
