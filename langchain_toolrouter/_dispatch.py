@@ -31,7 +31,7 @@ from langchain_toolrouter._tool_errors import (
     is_no_connection,
     translate_error,
 )
-from langchain_toolrouter.custom_tools import CustomToolContext
+from langchain_toolrouter.custom_tools import CustomTool, CustomToolContext
 from langchain_toolrouter.errors import APIError, TransportError
 from langchain_toolrouter.wire import models as m
 
@@ -78,14 +78,26 @@ class Dispatcher:
 
     # ------------------------------------------------------------------ routing
 
-    def context(self) -> CustomToolContext:
-        """What a custom tool function may ask for (user, session, sibling calls)."""
+    def context(self, tool: CustomTool | None = None) -> CustomToolContext:
+        """What a custom tool function may ask for (user, session, sibling calls, and proxy
+        calls through the connection of the toolkit the tool extends)."""
         return CustomToolContext(
             user_id=self.user_id,
             session_id=self.session_id,
             _execute=self._context_execute,
             _aexecute=self._context_aexecute,
+            toolkit=tool.extends_toolkit if tool is not None else None,
+            _proxy=self._context_proxy,
+            _aproxy=self._context_aproxy,
         )
+
+    def _context_proxy(self, toolkit: str, endpoint: str, method: str, **kw: Any) -> m.ProxyResult:
+        return self.client.proxy_execute(self.session_id, toolkit, endpoint, method, **kw)
+
+    async def _context_aproxy(
+        self, toolkit: str, endpoint: str, method: str, **kw: Any
+    ) -> m.ProxyResult:
+        return await self.aclient.proxy_execute(self.session_id, toolkit, endpoint, method, **kw)
 
     def _context_execute(self, slug: str, arguments: dict[str, Any]) -> dict[str, Any]:
         return self.route(slug, arguments).as_dict()
@@ -106,7 +118,7 @@ class Dispatcher:
         """
         custom = self.registry.resolve_exact(slug)
         if custom is not None:
-            return custom.run(payload, self.context())
+            return custom.run(payload, self.context(custom))
         split = self._plan(slug, payload)
         if split is not None:
             return self._run_split(split)
@@ -118,7 +130,7 @@ class Dispatcher:
         """Async twin of `route`."""
         custom = self.registry.resolve_exact(slug)
         if custom is not None:
-            return await custom.arun(payload, self.context())
+            return await custom.arun(payload, self.context(custom))
         split = self._plan(slug, payload)
         if split is not None:
             return await self._arun_split(split)
@@ -177,7 +189,6 @@ class Dispatcher:
     def _run_split(self, split: MultiExecutePlan) -> ToolOutcome:
         """Local items on a short-lived pool, the service call beside them; each task runs in
         a copy of the caller's context (callbacks, tracing)."""
-        context = self.context()
         workers = min(MAX_LOCAL_WORKERS, len(split.local) + 1)
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="toolrouter") as pool:
             remote = (
@@ -186,7 +197,9 @@ class Dispatcher:
                 else None
             )
             local = {
-                item.index: pool.submit(copy_context().run, item.tool.run, item.arguments, context)
+                item.index: pool.submit(
+                    copy_context().run, item.tool.run, item.arguments, self.context(item.tool)
+                )
                 for item in split.local
             }
             outcomes = {index: future.result() for index, future in local.items()}
@@ -194,12 +207,14 @@ class Dispatcher:
         return merge(split, outcomes, remote_outcome, remote_error)
 
     async def _arun_split(self, split: MultiExecutePlan) -> ToolOutcome:
-        context = self.context()
 
         async def run_local() -> list[ToolOutcome]:
             return list(
                 await asyncio.gather(
-                    *(item.tool.arun(item.arguments, context) for item in split.local)
+                    *(
+                        item.tool.arun(item.arguments, self.context(item.tool))
+                        for item in split.local
+                    )
                 )
             )
 

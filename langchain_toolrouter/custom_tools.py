@@ -20,6 +20,13 @@ Slug rules (checked when a tool is defined, with an error naming the fix): a slu
 
 A call of a custom tool returns `{data, error, successful}`; an exception inside your
 function becomes a failed result the model can read (`successful: false`), not a crash.
+
+Connections: standalone tools and custom-toolkit tools need none. A tool with
+`extends_toolkit="github"` inherits the user's GitHub connection, as with the official SDK:
+it is not checked before your function runs (your function may not need it); its
+`CustomToolContext.proxy_execute(...)` calls GitHub's API through that connection, and
+without one the call raises and the model reads the service's "no active connection" text.
+Use `session.authorize("github")` / `wait_for_connection` to connect first.
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ if TYPE_CHECKING:
         CustomToolDefinition,
         CustomToolkitDefinition,
         CustomToolkitToolDefinition,
+        ProxyResult,
     )
 
 __all__ = [
@@ -113,6 +121,10 @@ def final_slug(slug: str, toolkit: str | None = None) -> str:
     return result
 
 
+ProxyFn = Callable[..., "ProxyResult"]
+AsyncProxyFn = Callable[..., Awaitable["ProxyResult"]]
+
+
 @dataclass(frozen=True)
 class CustomToolContext:
     """What a custom tool function may ask for: declare a parameter annotated with this type.
@@ -120,12 +132,17 @@ class CustomToolContext:
     Attributes:
         user_id: The session's user.
         session_id: The session's id.
+        toolkit: The toolkit the tool extends (`extends_toolkit`), whose connection its
+            `proxy_execute` calls use by default; `None` for other tools.
     """
 
     user_id: str
     session_id: str
     _execute: Callable[[str, dict[str, Any]], dict[str, Any]]
     _aexecute: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
+    toolkit: str | None = None
+    _proxy: ProxyFn | None = None
+    _aproxy: AsyncProxyFn | None = None
 
     def execute(self, slug: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Run another tool of the session (a sibling custom tool runs locally)."""
@@ -134,6 +151,36 @@ class CustomToolContext:
     async def aexecute(self, slug: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Async twin of `execute`."""
         return await self._aexecute(slug, dict(arguments))
+
+    def proxy_execute(
+        self, endpoint: str, method: str = "GET", *, toolkit: str | None = None, **options: Any
+    ) -> ProxyResult:
+        """Call a toolkit's own API with the user's connection (default: the extended toolkit).
+
+        `options` are `session.proxy_execute`'s (`body`, `parameters`, ...). Service errors
+        raise, e.g. `APIError` when the user has not connected the toolkit; the tool's call
+        then fails with that message.
+        """
+        if self._proxy is None:
+            msg = "proxy_execute needs a session: run the tool through its session"
+            raise RuntimeError(msg)
+        return self._proxy(self._toolkit(toolkit), endpoint, method, **options)
+
+    async def aproxy_execute(
+        self, endpoint: str, method: str = "GET", *, toolkit: str | None = None, **options: Any
+    ) -> ProxyResult:
+        """Async twin of `proxy_execute`."""
+        if self._aproxy is None:
+            msg = "aproxy_execute needs a session: run the tool through its session"
+            raise RuntimeError(msg)
+        return await self._aproxy(self._toolkit(toolkit), endpoint, method, **options)
+
+    def _toolkit(self, toolkit: str | None) -> str:
+        chosen = toolkit or self.toolkit
+        if chosen is None:
+            msg = "say which toolkit's API to call: proxy_execute(..., toolkit='github')"
+            raise ValueError(msg)
+        return chosen
 
 
 class CustomTool:

@@ -663,3 +663,38 @@ async def test_async_custom_tool_context(arouter: ToolRouter, user: str) -> None
     message = await tool.ainvoke(call(tool, {"text": "hi"}))
     assert message.status == "success"
     assert message.artifact["data"]["session"] == session.session_id
+
+
+@custom_tool(extends_toolkit="notes")
+def pin_note(title: str, ctx: CustomToolContext) -> dict[str, Any]:
+    """Create a pinned note through the notes API, with the user's notes connection."""
+    created = ctx.proxy_execute("/notes", "POST", body={"title": f"📌 {title}", "content": ""})
+    return {"status": created.status, "toolkit": ctx.toolkit}
+
+
+@custom_tool(extends_toolkit="github")
+async def star_repo(repo: str, ctx: CustomToolContext) -> dict[str, Any]:
+    """Star a repository through the GitHub API, with the user's GitHub connection."""
+    done = await ctx.aproxy_execute(f"/user/starred/{repo}", "PUT")
+    return {"status": done.status}
+
+
+def test_custom_tool_proxies_through_the_extended_toolkits_connection(
+    router: ToolRouter, user: str
+) -> None:
+    session = new_session(router, user, custom_tools=[pin_note])
+    outcome = session.execute("LOCAL_NOTES_PIN_NOTE", {"title": "x"})
+    assert outcome.successful, outcome.error
+    assert outcome.data == {"status": 201, "toolkit": "notes"}
+    assert any(n["title"] == "📌 x" for n in session.execute("NOTES_LIST_NOTES").data["notes"])
+
+
+async def test_async_custom_tool_without_the_connection_fails_readably(
+    arouter: ToolRouter, user: str
+) -> None:
+    session = await arouter.acreate_session(user, toolkits=["github"], custom_tools=[star_repo])
+    tool = await session.atool("LOCAL_GITHUB_STAR_REPO")
+    message = await tool.ainvoke(call(tool, {"repo": "a/b"}))
+    assert message.status == "error"
+    assert "LOCAL_GITHUB_STAR_REPO raised" in message.content
+    assert "No active connection for toolkit 'github'" in message.content  # the model can ask
