@@ -118,7 +118,8 @@ class ToolRouter:
             msg = f"max_content_chars must be a positive number of characters, got {max_content_chars}"
             raise ValueError(msg)
         self._client_options: dict[str, Any] = {
-            "api_key": api_key,
+            # Kept for the async clients opened later; a SecretStr so it never shows in a repr.
+            "api_key": SecretStr(api_key) if isinstance(api_key, str) else api_key,
             "base_url": base_url,
             "api_version": api_version,
             "timeout": timeout,

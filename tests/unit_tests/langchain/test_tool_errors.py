@@ -79,6 +79,8 @@ def test_router_needs_a_key_and_names_the_variable(monkeypatch: pytest.MonkeyPat
         assert router.base_url == "http://127.0.0.1:9"
         assert router.api_version == "v3.1"
         assert "ak_env" not in repr(router)
+    with ToolRouter(api_key="ak_secret_1", base_url="http://127.0.0.1:9") as router:
+        assert "ak_secret_1" not in repr(vars(router))  # kept for later clients, as a secret
     with pytest.raises(ValueError, match="name_style"):
         ToolRouter(api_key="k", name_style="fancy")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="max_content_chars"):
