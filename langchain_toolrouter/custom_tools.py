@@ -220,8 +220,14 @@ class CustomTool:
                 "'type': 'object' and a 'properties' mapping (the service refuses others)"
             )
             raise ValueError(msg)
-        if extends_toolkit is not None:
-            validate_slug(extends_toolkit, what="extends_toolkit")
+        if extends_toolkit is not None and not _SLUG.match(extends_toolkit):
+            # A real toolkit's slug: only its characters are checked (the reserved prefixes
+            # are for our own slugs; Composio has toolkits such as `composio_search`).
+            msg = (
+                f"extends_toolkit {extends_toolkit!r} is not a toolkit slug: use the "
+                "toolkit's slug, e.g. 'github' (letters, digits, '_' and '-')"
+            )
+            raise CustomSlugError(msg)
         if func is None and coroutine is None and tool is None:
             msg = f"custom tool {slug!r} has nothing to run: give func, coroutine or tool"
             raise ValueError(msg)

@@ -194,6 +194,17 @@ def test_toolkit_members_get_toolkit_slugs_and_definitions() -> None:
         CustomToolkit("empty", "E", "d", tools=[])
 
 
+def test_extends_toolkit_takes_any_real_toolkit_slug() -> None:
+    def search(q: str) -> dict[str, str]:
+        """Search the web."""
+        return {"q": q}
+
+    tool = custom_tool(extends_toolkit="composio_search")(search)
+    assert tool.final_slug == "LOCAL_COMPOSIO_SEARCH_SEARCH"
+    with pytest.raises(CustomSlugError, match="not a toolkit slug"):
+        custom_tool(extends_toolkit="git hub")(search)
+
+
 def test_extending_tool_cannot_join_a_toolkit() -> None:
     @custom_tool(extends_toolkit="github")
     def triage(title: str) -> dict[str, str]:
