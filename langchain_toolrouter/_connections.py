@@ -124,9 +124,11 @@ class ConnectionLink:
 
     def _repr_html_(self) -> str:
         url = html.escape(self.redirect_url, quote=True)
+        # Only http(s) becomes a clickable link (a `javascript:` URL must not run on a click).
+        is_web = urlsplit(self.redirect_url).scheme.lower() in ("http", "https")
+        link = f"<a href='{url}' target='_blank' rel='noopener'>{url}</a>" if is_web else url
         return (
-            f"Connect <b>{html.escape(self.toolkit)}</b>: "
-            f"<a href='{url}' target='_blank' rel='noopener'>{url}</a> "
+            f"Connect <b>{html.escape(self.toolkit)}</b>: {link} "
             f"(account {html.escape(self.connected_account_id)})"
         )
 

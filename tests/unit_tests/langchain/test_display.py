@@ -66,6 +66,9 @@ def test_link_and_files_render() -> None:
     link = ConnectionLink("github", "https://x.test/link?a=1&b='2'", "ca_1", "lt_1")
     html = link._repr_html_()
     assert "href='https://x.test/link?a=1&amp;b=&#x27;2&#x27;'" in html
+    script = ConnectionLink("github", "javascript:alert(1)", "ca_1")._repr_html_()
+    assert "href" not in script
+    assert "javascript:alert(1)" in script  # shown, not clickable
     files = MountItemList([MountItem(mount_relative_path="a/b.txt", size=5)])
     assert files.paths == ["a/b.txt"]
     assert "a/b.txt  5" in str(files)
