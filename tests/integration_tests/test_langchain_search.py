@@ -73,6 +73,28 @@ def test_retriever_over_a_session(router: ToolRouter, user: str) -> None:
     assert session.tool(first.metadata["slug"]).name == "GITHUB_CREATE_AN_ISSUE"
 
 
+def test_retriever_ranked_by_the_user_feeds_a_model_in_a_chain(
+    router: ToolRouter, user: str
+) -> None:
+    """The retriever form: the program filters the documents (here: connected or no-auth
+    toolkits only), turns the chosen ones into tools, and binds them in the chain."""
+    session = router.create_session(user, toolkits=["notes", "github"])
+
+    def usable_tools(docs: list[Any]) -> list[Any]:
+        chosen = [d for d in docs if d.metadata["connected"] is not False]
+        return [session.tool(d.metadata["slug"]) for d in chosen[:2]]
+
+    pick = session.as_retriever() | RunnableLambda(usable_tools)
+    script = Script([call("NOTES_CREATE_NOTE", {"title": "t", "content": "c"}, "n1")])
+    model = ScriptedChatModel(script=script)
+    chain = {"tools": pick, "question": RunnableLambda(lambda q: q)} | bind_and_answer(model)
+    answer = chain.invoke("create a note or a github issue")
+    assert isinstance(answer, AIMessage)
+    assert script.bound[0]
+    assert not [name for name in script.bound[0] if name.startswith("GITHUB_")]  # filtered out
+    assert "NOTES_CREATE_NOTE" in script.bound[0]
+
+
 async def test_retriever_async(arouter: ToolRouter, user: str) -> None:
     session = await arouter.acreate_session(user, toolkits=["notes"])
     docs = await session.as_retriever(include_related=False).ainvoke("create a note")
