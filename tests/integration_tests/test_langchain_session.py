@@ -451,9 +451,28 @@ def test_rate_limit_after_retries_is_an_error_message(
     session = new_session(router, user)
     tool = session.tool("NOTES_LIST_NOTES")
     server.faults.add(FaultRule(operation="execute", status=429, retry_after=0.01))
+    before = ops(server, "execute", session.session_id)
     message = tool.invoke(call(tool, {}))
     assert message.status == "error"
     assert "rate limited" in message.content
+    assert ops(server, "execute", session.session_id) - before == 2  # the policy's attempts
+
+
+async def test_tool_calls_go_through_the_retry_policy(
+    arouter: ToolRouter, server: EmulatorServer, user: str
+) -> None:
+    """A 429 or a refused connection means the call did not run, so a tool call retries it;
+    a 5xx may have run the tool, so an execute is not repeated (it could send an email twice)."""
+    session = await arouter.acreate_session(user, toolkits=["notes"])
+    tool = await session.atool("NOTES_LIST_NOTES")
+    server.faults.add(FaultRule(operation="execute", status=429, retry_after=0.01, times=1))
+    assert (await tool.ainvoke(call(tool, {}, "a"))).status == "success"
+    server.faults.clear()
+    server.faults.add(FaultRule(operation="execute", status=503, times=1))
+    before = ops(server, "execute", session.session_id)
+    message = await tool.ainvoke(call(tool, {}, "b"))
+    assert message.status == "error"
+    assert ops(server, "execute", session.session_id) - before == 1
 
 
 def test_server_error_is_an_error_message_with_the_fix(
