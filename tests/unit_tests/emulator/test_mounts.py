@@ -104,6 +104,10 @@ def test_tampered_signature_and_swapped_method_are_403(
     assert "signature does not match" in response.json()["error"]["message"]
     odd = url.replace(f"expires={query['expires'][0]}", "expires=%C2%B2")  # a non-ASCII digit
     assert anonymous.put(odd, content=b"x").status_code == 403
+    other_session = new_session("mallory")
+    elsewhere = url.replace(f"/{session_id}/", f"/{other_session}/")
+    assert elsewhere != url
+    assert anonymous.put(elsewhere, content=b"x").status_code == 403
     escaped = url.replace("/a.txt?", "/%2e%2e/%2e%2e/a.txt?")
     assert anonymous.put(escaped, content=b"x").status_code in (403, 404)
 
