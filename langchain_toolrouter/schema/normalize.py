@@ -113,6 +113,13 @@ _KEYWORDS = frozenset(
     )
 )
 _SKIPPED = frozenset(("$ref", "$schema", "$id", "nullable"))
+# Sets for membership tests (the tuples above keep a stable order for iteration).
+_ONE_SUBSCHEMA_SET = frozenset(_SUBSCHEMA_KEYS)
+_SUBSCHEMA_KEYS_SET = _ONE_SUBSCHEMA_SET | {"items"}  # for the check-only walk
+_SCHEMA_MAP_KEYS_SET = frozenset(_SCHEMA_MAP_KEYS)
+_SCHEMA_LIST_KEYS_SET = frozenset(_SCHEMA_LIST_KEYS)
+_COUNT_KEYS_SET = frozenset(_COUNT_KEYS)
+_NUMBER_KEYS_SET = frozenset(_NUMBER_KEYS)
 # Keywords this pass looks at; any other key is copied unchanged.
 _HANDLED = (
     frozenset(
@@ -162,18 +169,6 @@ _DIRTY_KEYS = frozenset(
 _STANDARD_SET = frozenset(_STANDARD_TYPES)
 
 
-_HANDLED_BUT_TYPE = _HANDLED - {"type"}
-
-
-def _plain_leaf(s: dict[str, Any]) -> bool:
-    """A subschema with only a standard string ``type`` and annotations (the most common kind),
-    checked without a call per node."""
-    if s.keys() & _HANDLED_BUT_TYPE or not _annotations_ok(s):
-        return False
-    kind = s.get("type")
-    return kind is None or (type(kind) is str and kind in _STANDARD_SET)
-
-
 # Annotation keywords and the JSON type the meta-schema demands of their value.
 _ANNOTATION_TYPES: dict[str, type | tuple[type, ...]] = {
     "title": str,
@@ -189,6 +184,19 @@ _ANNOTATION_TYPES: dict[str, type | tuple[type, ...]] = {
     "dependentRequired": dict,
 }
 _ANNOTATION_KEYS = _ANNOTATION_TYPES.keys()
+
+# What the check-only walk does with each keyword (absent: copied as is, nothing to check).
+_K_TYPE, _K_ONE, _K_MAP, _K_LIST, _K_ANNOTATION, _K_SCALAR, _K_REF, _K_DIRTY = range(8)
+_KIND: dict[str, int] = {
+    **dict.fromkeys(_HANDLED, _K_SCALAR),
+    **dict.fromkeys(_ANNOTATION_TYPES, _K_ANNOTATION),
+    **dict.fromkeys(_SUBSCHEMA_KEYS_SET, _K_ONE),
+    **dict.fromkeys(_SCHEMA_MAP_KEYS, _K_MAP),
+    **dict.fromkeys(_SCHEMA_LIST_KEYS, _K_LIST),
+    **dict.fromkeys(_DIRTY_KEYS, _K_DIRTY),
+    "type": _K_TYPE,
+    "$ref": _K_REF,
+}
 
 
 def _annotations_ok(s: dict[str, Any]) -> bool:
@@ -233,9 +241,9 @@ def _clean_scalar_keyword(key: str, value: Any, s: dict[str, Any]) -> bool:
         return type(value) is str and _regex_error(value) is None
     if key == "uniqueItems":
         return type(value) is bool
-    if key in _COUNT_KEYS:
+    if key in _COUNT_KEYS_SET:
         return type(value) is int and value >= 0
-    if key in _NUMBER_KEYS:
+    if key in _NUMBER_KEYS_SET:
         if type(value) not in (int, float):
             return False
         if key == "multipleOf":
@@ -244,20 +252,6 @@ def _clean_scalar_keyword(key: str, value: Any, s: dict[str, Any]) -> bool:
             return type(s.get("exclusive" + key[:1].upper() + key[1:])) is not bool
         return True
     return False
-
-
-def _clean_scope(s: dict[str, Any]) -> bool:
-    """No object keyword on a non-object type, and every required name has a schema."""
-    types = s.get("type")
-    if types is None:
-        return True
-    if types != "object" and (type(types) is not list or "object" not in types):
-        return s.keys().isdisjoint(_OBJECT_ONLY)
-    required = s.get("required")
-    if not required:
-        return True
-    props = s.get("properties", {})
-    return all(name in props for name in required)
 
 
 def _regex_error(pattern: str) -> re.error | None:
@@ -417,43 +411,42 @@ class _Normalizer:
     def is_clean(self, s: dict[str, Any]) -> bool:
         """Whether the subschema ``s`` (and all below it) is standard 2020-12 that this pass
         would copy unchanged; such subtrees are shared instead of copied (the common case, and
-        most of the cost of a first build). Must agree with the rewriting path: a test checks
-        both give equal results on the corpus and on generated schemas."""
+        most of the cost of a first build). One table lookup per key keeps it cheap. Must agree
+        with the rewriting path: a test checks both give equal results on the corpus and on
+        generated schemas."""
         if id(s) in self.clean:
             return True
-        if not s.keys().isdisjoint(_DIRTY_KEYS):
-            return False
+        kind_of = _KIND.get
         for key, value in s.items():
-            if key not in _HANDLED:
+            kind = kind_of(key)
+            if kind is None:
                 continue
-            if key == "type":
-                if not (value in _STANDARD_SET if type(value) is str else _clean_type(value)):
+            if kind == _K_TYPE:
+                if type(value) is str:
+                    if value not in _STANDARD_SET:
+                        return False
+                elif not _clean_type(value):
                     return False
-            elif key == "$ref":
-                if not self.clean_ref(value, s):
-                    return False
-            elif key in _SUBSCHEMA_KEYS or key == "items":
+            elif kind == _K_ONE:
                 if type(value) is dict:
                     if not self.is_clean(value):
                         return False
                 elif type(value) is not bool:
                     return False
-            elif key in _SCHEMA_MAP_KEYS:
+            elif kind == _K_MAP:
                 if type(value) is not dict:
                     return False
                 if key == "patternProperties" and any(_regex_error(k) for k in value):
                     return False
                 for v in value.values():
                     if type(v) is dict:
-                        if _plain_leaf(v):
-                            continue
                         if not self.is_clean(v) or v.get("required") is True:
                             return False
                     elif type(v) is not bool:
                         return False
                 if key in ("$defs", "definitions"):
                     self.has_defs = True
-            elif key in _SCHEMA_LIST_KEYS:
+            elif kind == _K_LIST:
                 if type(value) is not list or not value:
                     return False
                 for v in value:
@@ -462,10 +455,29 @@ class _Normalizer:
                             return False
                     elif type(v) is not bool:
                         return False
-            elif not _clean_scalar_keyword(key, value, s):
+            elif kind == _K_ANNOTATION:
+                if type(value) is not _ANNOTATION_TYPES[key] or (
+                    key == "dependentRequired" and not _dependent_required_ok(value)
+                ):
+                    return False
+            elif kind == _K_SCALAR:
+                if not _clean_scalar_keyword(key, value, s):
+                    return False
+            elif kind == _K_REF:
+                if not self.clean_ref(value, s):
+                    return False
+            else:  # a keyword this pass always rewrites
                 return False
-        if not _clean_scope(s) or not _annotations_ok(s):
-            return False
+        types = s.get("type")
+        if types is not None:
+            if types == "object" or (type(types) is list and "object" in types):
+                required = s.get("required")
+                if required:
+                    props = s.get("properties", {})
+                    if not all(name in props for name in required):
+                        return False
+            elif not s.keys().isdisjoint(_OBJECT_ONLY):
+                return False
         self.clean.add(id(s))
         return True
 
@@ -566,9 +578,9 @@ class _Normalizer:
         here = join(src, key)
         if key == "type":
             self.type_keyword(out, value, here)
-        elif key in _SUBSCHEMA_KEYS:
+        elif key in _ONE_SUBSCHEMA_SET:
             out[key] = self.node(value, here, _eff(eff, key))
-        elif key in _SCHEMA_MAP_KEYS:
+        elif key in _SCHEMA_MAP_KEYS_SET:
             if key in ("$defs", "definitions"):
                 self.has_defs = True
             if isinstance(value, Mapping):
@@ -581,7 +593,7 @@ class _Normalizer:
                     self.check_pattern_keys(out[key], here)
             else:
                 self.note("dropped", here, f'"{key}" must map names to schemas')
-        elif key in _SCHEMA_LIST_KEYS:
+        elif key in _SCHEMA_LIST_KEYS_SET:
             if isinstance(value, list) and value:
                 out[key] = [
                     self.node(v, join(here, i), _eff(eff, key, i)) for i, v in enumerate(value)
@@ -603,9 +615,9 @@ class _Normalizer:
                     out.setdefault("dependentSchemas", {})[name] = self.node(
                         dep, join(here, name), _eff(eff, "dependentSchemas", name)
                     )
-        elif key in _NUMBER_KEYS:
+        elif key in _NUMBER_KEYS_SET:
             self.number_keyword(out, key, value, s, here)
-        elif key in _COUNT_KEYS:
+        elif key in _COUNT_KEYS_SET:
             if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
                 out[key] = int(value) if float(value).is_integer() else value
             else:
