@@ -18,7 +18,28 @@ from langchain_toolrouter.schema.report import ReportEntry
 
 __all__ = ["inline_refs"]
 
-_DEF_KEYS = ("$defs", "definitions")
+# How the walk treats each keyword (absent: copied as is).
+_ONE, _MAP, _LIST, _DEFS = range(4)
+_KIND = {
+    **dict.fromkeys(
+        (
+            "items",
+            "additionalProperties",
+            "propertyNames",
+            "contains",
+            "not",
+            "if",
+            "then",
+            "else",
+            "unevaluatedItems",
+            "unevaluatedProperties",
+        ),
+        _ONE,
+    ),
+    **dict.fromkeys(("properties", "patternProperties", "dependentSchemas"), _MAP),
+    **dict.fromkeys(("anyOf", "oneOf", "allOf", "prefixItems"), _LIST),
+    **dict.fromkeys(("$defs", "definitions"), _DEFS),
+}
 _NON_NAME = re.compile(r"[^A-Za-z0-9_.-]")
 
 
@@ -51,30 +72,18 @@ class _Inliner:
             return self.ref(schema, pointer, stack)
         out: dict[str, Any] = {}
         for key, value in schema.items():
-            if key in _DEF_KEYS:
-                continue
-            if key in ("properties", "patternProperties", "dependentSchemas") and isinstance(
-                value, dict
-            ):
+            kind = _KIND.get(key)
+            if kind is None:
+                out[key] = value
+            elif kind == _MAP and isinstance(value, dict):
                 base = join(pointer, key)
                 out[key] = {k: self.walk(v, join(base, k), stack) for k, v in value.items()}
-            elif key in ("anyOf", "oneOf", "allOf", "prefixItems") and isinstance(value, list):
+            elif kind == _LIST and isinstance(value, list):
                 base = join(pointer, key)
                 out[key] = [self.walk(v, join(base, i), stack) for i, v in enumerate(value)]
-            elif key in (
-                "items",
-                "additionalProperties",
-                "propertyNames",
-                "contains",
-                "not",
-                "if",
-                "then",
-                "else",
-                "unevaluatedItems",
-                "unevaluatedProperties",
-            ):
+            elif kind == _ONE:
                 out[key] = self.walk(value, join(pointer, key), stack)
-            else:
+            elif kind != _DEFS:
                 out[key] = value
         return out
 
