@@ -17,6 +17,7 @@ connect link (one per toolkit, reused until the toolkit is connected).
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextvars import copy_context
@@ -61,6 +62,11 @@ class Dispatcher:
         self.user_id = user_id
         self.registry = registry
         self._links: dict[str, ConnectionLink] = {}
+        self._link_lock = threading.Lock()
+        self._pending_links: dict[
+            tuple[asyncio.AbstractEventLoop, str],
+            asyncio.Future[tuple[ConnectionLink | None, str | None]],
+        ] = {}
 
     @property
     def client(self) -> ToolRouterClient:
@@ -236,40 +242,49 @@ class Dispatcher:
         self._links.pop(toolkit.lower(), None)
 
     def not_connected(self, slug: str, toolkit: str | None, exc: APIError) -> ToolNotConnectedError:
-        """The model-facing "connect first" error, with a link (one per toolkit, reused)."""
+        """The model-facing "connect first" error, with a link (one per toolkit, reused; calls
+        made at once on several threads wait for the one link rather than each making one)."""
         if toolkit is None:
             return not_connected_error(slug, None, exc, None, None)
-        link = self._links.get(toolkit.lower())
         why = None
-        if link is None:
-            try:
-                response = self.client.create_link(self.session_id, toolkit)
-            except APIError as link_error:
-                why = link_error.message
-            else:
-                link = self._links.setdefault(
-                    toolkit.lower(), ConnectionLink.from_response(toolkit, response)
-                )
+        with self._link_lock:
+            link = self._links.get(toolkit.lower())
+            if link is None:
+                link, why = self._new_link(toolkit)
         return not_connected_error(slug, toolkit, exc, link, why)
 
     async def anot_connected(
         self, slug: str, toolkit: str | None, exc: APIError
     ) -> ToolNotConnectedError:
-        """Async twin of `not_connected`."""
+        """Async twin of `not_connected` (concurrent calls on one loop share one request)."""
         if toolkit is None:
             return not_connected_error(slug, None, exc, None, None)
-        link = self._links.get(toolkit.lower())
-        why = None
+        link, why = self._links.get(toolkit.lower()), None
         if link is None:
-            try:
-                response = await self.aclient.create_link(self.session_id, toolkit)
-            except APIError as link_error:
-                why = link_error.message
-            else:
-                link = self._links.setdefault(
-                    toolkit.lower(), ConnectionLink.from_response(toolkit, response)
-                )
+            key = (asyncio.get_running_loop(), toolkit.lower())
+            pending = self._pending_links.get(key)
+            if pending is None:
+                pending = asyncio.ensure_future(self._anew_link(toolkit))
+                self._pending_links[key] = pending
+                pending.add_done_callback(lambda _: self._pending_links.pop(key, None))
+            link, why = await asyncio.shield(pending)
         return not_connected_error(slug, toolkit, exc, link, why)
+
+    def _new_link(self, toolkit: str) -> tuple[ConnectionLink | None, str | None]:
+        try:
+            response = self.client.create_link(self.session_id, toolkit)
+        except APIError as link_error:
+            return None, link_error.message
+        link = ConnectionLink.from_response(toolkit, response)
+        return self._links.setdefault(toolkit.lower(), link), None
+
+    async def _anew_link(self, toolkit: str) -> tuple[ConnectionLink | None, str | None]:
+        try:
+            response = await self.aclient.create_link(self.session_id, toolkit)
+        except APIError as link_error:
+            return None, link_error.message
+        link = ConnectionLink.from_response(toolkit, response)
+        return self._links.setdefault(toolkit.lower(), link), None
 
 
 def not_connected_error(

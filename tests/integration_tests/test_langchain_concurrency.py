@@ -197,3 +197,33 @@ def test_one_session_across_several_event_loops(router: ToolRouter, user: str) -
     assert len({id(c) for c in clients}) == 3
     assert all(client.is_closed for client in clients)
     gc.collect()  # anything left unclosed would warn here, under this suite's warning filters
+
+
+def issue_args(user: str) -> dict[str, Any]:
+    return {"owner": user, "repo": "app", "title": "Crash on start"}
+
+
+async def test_concurrent_unconnected_calls_share_one_link(
+    arouter: ToolRouter, server: EmulatorServer, user: str
+) -> None:
+    session = await arouter.acreate_session(user, toolkits=["github"])
+    tool = await session.atool("GITHUB_CREATE_AN_ISSUE")
+    messages = await asyncio.gather(
+        *(tool.ainvoke(call(tool, issue_args(user), f"g{i}")) for i in range(5))
+    )
+    assert [m.status for m in messages] == ["error"] * 5
+    assert len({m.artifact["redirect_url"] for m in messages}) == 1
+    assert ops(server, "create_link", session.session_id) == 1  # not one pending account each
+
+
+def test_unconnected_calls_from_threads_share_one_link(
+    router: ToolRouter, server: EmulatorServer, user: str
+) -> None:
+    session = router.create_session(user, toolkits=["github"])
+    tool = session.tool("GITHUB_CREATE_AN_ISSUE")
+    with ThreadPoolExecutor(max_workers=5) as pool:
+        messages = list(
+            pool.map(lambda i: tool.invoke(call(tool, issue_args(user), f"t{i}")), range(5))
+        )
+    assert len({m.artifact["redirect_url"] for m in messages}) == 1
+    assert ops(server, "create_link", session.session_id) == 1
