@@ -1,11 +1,12 @@
-"""httpx transports that run the emulator app in-process: no socket, no server thread to start.
+"""httpx transports that run the emulator app in-process: no socket, no server to start.
 
 ``AsyncToolRouterClient(http_client=httpx.AsyncClient(transport=async_transport(app)))`` and
 ``ToolRouterClient(http_client=httpx.Client(transport=sync_transport(app)))`` talk to
 ``create_app()`` directly. Starlette's ``TestClient`` cannot be used as the sync client's
 ``http_client`` (here it is built on a different httpx package), and ``httpx.WSGITransport``
 does not run ASGI apps: :func:`sync_transport` is the sync route. It drives the app on an anyio
-blocking portal (one background event-loop thread, stopped when the ``httpx.Client`` closes).
+blocking portal (one background daemon thread with an event loop, stopped when the
+``httpx.Client`` closes).
 
 Both transports turn an injected dropped connection (``FaultRule(drop=...)``) into
 ``httpx.RemoteProtocolError``, as a real socket would, instead of letting the app's internal
@@ -15,11 +16,11 @@ so an ``httpx`` timeout does not cut an in-process call short (use ``EmulatorSer
 
 from __future__ import annotations
 
-import contextlib
 import threading
 
-import anyio.from_thread
+import anyio
 import httpx
+from anyio.from_thread import BlockingPortal
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from langchain_toolrouter.emulator.middleware import ConnectionDropped
@@ -67,15 +68,29 @@ class _SyncAppTransport(httpx.BaseTransport):
     def __init__(self, app: ASGIApp) -> None:
         self._app = app
         self._lock = threading.Lock()
-        self._stack: contextlib.ExitStack | None = None
-        self._portal: anyio.from_thread.BlockingPortal | None = None
+        self._portal: BlockingPortal | None = None
+        self._thread: threading.Thread | None = None
 
-    def _running_portal(self) -> anyio.from_thread.BlockingPortal:
+    def _running_portal(self) -> BlockingPortal:
         with self._lock:
             if self._portal is None:
-                stack = contextlib.ExitStack()
-                self._portal = stack.enter_context(anyio.from_thread.start_blocking_portal())
-                self._stack = stack
+                # Our own daemon thread (anyio's start_blocking_portal uses a non-daemon pool
+                # thread): an httpx.Client nobody closed must not keep the process from exiting.
+                ready = threading.Event()
+                made: list[BlockingPortal] = []
+
+                async def serve() -> None:
+                    async with BlockingPortal() as portal:
+                        made.append(portal)
+                        ready.set()
+                        await portal.sleep_until_stopped()
+
+                thread = threading.Thread(
+                    target=anyio.run, args=(serve,), name="toolrouter-emulator-app", daemon=True
+                )
+                thread.start()
+                ready.wait()
+                self._portal, self._thread = made[0], thread
             return self._portal
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
@@ -91,9 +106,11 @@ class _SyncAppTransport(httpx.BaseTransport):
 
     def close(self) -> None:
         with self._lock:
-            stack, self._stack, self._portal = self._stack, None, None
-        if stack is not None:
-            stack.close()
+            portal, thread = self._portal, self._thread
+            self._portal = self._thread = None
+        if portal is not None and thread is not None:
+            portal.call(portal.stop)
+            thread.join()
 
 
 def sync_transport(app: ASGIApp) -> httpx.BaseTransport:

@@ -59,3 +59,17 @@ def test_user_api_key_header_is_accepted_and_request_id_echoed(client: TestClien
     )
     assert response.status_code == 201
     assert response.headers["x-request-id"] == "r-1"
+
+
+def test_an_unclosed_sync_transport_does_not_keep_the_process_alive() -> None:
+    code = (
+        "import httpx\n"
+        "from langchain_toolrouter.emulator import create_app, sync_transport\n"
+        "http = httpx.Client(transport=sync_transport(create_app()))\n"
+        "print(http.get('http://emulator/api/v3/tool_router/session/x').status_code)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "401"
