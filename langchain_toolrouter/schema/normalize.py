@@ -8,9 +8,11 @@ JSON pointer of the original location. Everything downstream (the validator, the
 schema, the pydantic model) reads only the *effective* schema produced here, so they all agree
 on one meaning, and tests can use the effective schema as the oracle's input.
 
-Standard schemas pass through unchanged in meaning: the effective schema is a structural copy
-(``$schema`` removed, since the result is always 2020-12). ``$ref`` pointers are rewritten when
-the structure moves (a bare-map root, draft-07 tuple ``items``).
+Standard schemas pass through unchanged in meaning (``$schema`` removed, since the result is
+always 2020-12). Subtrees that need no rewrite are found by a check-only walk and shared with
+the source schema rather than copied, which is most of what keeps a first build cheap; the
+source schema is never modified. ``$ref`` pointers are rewritten when the structure moves (a
+bare-map root, draft-07 tuple ``items``).
 """
 
 from __future__ import annotations
