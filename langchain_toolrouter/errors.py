@@ -187,7 +187,16 @@ class RateLimitError(APIError):
 
 
 class ServerError(APIError):
-    """5xx: the service failed; safe operations are retried before this is raised."""
+    """5xx: the service failed; safe operations are retried before this is raised.
+
+    Attributes:
+        retry_after: seconds a 503 (or other 5xx) asked us to wait, when it said; honoured
+            like a 429's between retries of safe operations.
+    """
+
+    def __init__(self, message: str, *, retry_after: float | None = None, **fields: Any) -> None:
+        self.retry_after = retry_after
+        super().__init__(message, **fields)
 
 
 _STATUS_CLASSES: dict[int, type[APIError]] = {

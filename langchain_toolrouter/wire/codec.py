@@ -28,6 +28,7 @@ from langchain_toolrouter.errors import (
     RequestTimeoutError,
     RequestValidationError,
     ResponseValidationError,
+    ServerError,
     TransportError,
     error_class_for_status,
 )
@@ -317,8 +318,8 @@ def parse_error(op: Operation[Any], response: httpx.Response) -> APIError:
         "operation": op.name,
     }
     cls = error_class_for_status(status)
-    if cls is RateLimitError:
-        return RateLimitError(message, retry_after=retry_after_seconds(response.headers), **common)
+    if cls is RateLimitError or cls is ServerError:
+        return cls(message, retry_after=retry_after_seconds(response.headers), **common)
     return cls(message, **common)
 
 

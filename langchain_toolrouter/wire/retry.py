@@ -8,10 +8,10 @@ The rules (see :class:`~langchain_toolrouter.wire.operations.RetryClass`):
 * UNSAFE operations (execute, execute_meta, proxy_execute, create_session, create_link,
   update_session) retry only when the request provably did not run: the connection was never
   made (connect error or connect/pool timeout) or the service answered 429.
-* The wait is the service's ``Retry-After`` (``retry-after-ms``, seconds, or an HTTP date) when it
-  gives one, else exponential backoff with jitter. A ``Retry-After`` beyond
-  :attr:`RetryPolicy.max_retry_after` is not waited out: the :class:`RateLimitError` is raised so
-  the caller can decide.
+* The wait is the service's ``Retry-After`` (``retry-after-ms``, seconds, or an HTTP date) when a
+  429 or a 5xx gives one, else exponential backoff with jitter. A ``Retry-After`` beyond
+  :attr:`RetryPolicy.max_retry_after` is not waited out: the :class:`RateLimitError` (or
+  :class:`ServerError`) is raised so the caller can decide.
 * Attempts and total time are both bounded; a wait that would cross the time budget is not taken.
 """
 
@@ -128,11 +128,17 @@ def is_retryable(retry_class: RetryClass, exc: BaseException, policy: RetryPolic
     """Whether ``exc`` from an attempt of an operation of ``retry_class`` may be retried."""
     if not isinstance(exc, ToolRouterError):
         return False
+    if isinstance(exc, RateLimitError | ServerError) and not _within_cap(exc, policy):
+        return False
     if isinstance(exc, RateLimitError):
-        return exc.retry_after is None or exc.retry_after <= policy.max_retry_after
+        return True
     if retry_class is RetryClass.UNSAFE:
         return isinstance(exc, TransportError) and not exc.request_sent
     return isinstance(exc, TransportError | ServerError)
+
+
+def _within_cap(exc: RateLimitError | ServerError, policy: RetryPolicy) -> bool:
+    return exc.retry_after is None or exc.retry_after <= policy.max_retry_after
 
 
 def backoff_delay(
@@ -152,7 +158,7 @@ def next_delay(
     rng: random.Random | None = None,
 ) -> float:
     """The wait before the next attempt: ``Retry-After`` if the service gave one, else backoff."""
-    if isinstance(exc, RateLimitError) and exc.retry_after is not None:
+    if isinstance(exc, RateLimitError | ServerError) and exc.retry_after is not None:
         return min(exc.retry_after, policy.max_retry_after)
     return backoff_delay(policy, retries_done, rng)
 

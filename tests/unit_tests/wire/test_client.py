@@ -923,3 +923,19 @@ def test_the_time_budget_holds_whichever_hook_tenacity_calls_first() -> None:
     assert hooks["stop"](state) is True, "2 s spent + 2 s planned crosses the 3 s budget"
     assert hooks["wait"](state) == 2.0
     made.close()
+
+
+async def test_a_503_retry_after_is_honoured_and_capped(
+    client: AnyClient, service: FakeService, sleeps: list[float]
+) -> None:
+    busy = s.error_body(503, "maintenance")
+    service.on(
+        "GET", f"{ROOT}/{SID}", reply(503, busy, {"Retry-After": "2"}), reply(200, s.SESSION)
+    )
+    await call(client, "get_session", SID)
+    assert sleeps == [2.0]
+    service.on("GET", f"{ROOT}/{SID}/tools", reply(503, busy, {"Retry-After": "3600"}))
+    with pytest.raises(errors.ServerError) as caught:
+        await call(client, "list_tools", SID)
+    assert caught.value.retry_after == 3600
+    assert len(service.requests) == 3, "an hour-long Retry-After is raised, not waited out"

@@ -126,3 +126,12 @@ def test_disabled_policy_and_the_global_wait_switch() -> None:
     finally:
         set_waits_enabled(True)
     assert waits_enabled(POLICY)
+
+
+def test_a_5xx_retry_after_is_used_and_capped_like_a_429s() -> None:
+    soon = errors.ServerError("busy", status=503, retry_after=2)
+    late = errors.ServerError("busy", status=503, retry_after=61)
+    assert next_delay(POLICY, 0, soon) == 2
+    assert is_retryable(SAFE, soon, POLICY)
+    assert not is_retryable(SAFE, late, POLICY)
+    assert not is_retryable(UNSAFE, soon, POLICY), "a 5xx may have run: never resent"
