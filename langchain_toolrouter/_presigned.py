@@ -54,6 +54,8 @@ def _check_url(url: str) -> str:
 
 def _check_headers(client: httpx.Client | httpx.AsyncClient, host: str) -> None:
     leaked = [name for name in _FORBIDDEN_HEADERS if name in client.headers]
+    if client.auth is not None:  # httpx adds the Authorization header only when sending
+        leaked.append(f"auth={type(client.auth).__name__}")
     if leaked:
         msg = (
             f"refusing to send credentials ({', '.join(leaked)}) to presigned storage at {host}: "

@@ -53,6 +53,12 @@ def test_a_client_carrying_the_key_is_refused_before_sending() -> None:
     assert seen == []
     assert "ak_secret" not in str(info.value)
     assert info.value.url_host == "storage.test"
+    with (
+        httpx.Client(transport=transport, auth=("user", "ak_secret")) as client,
+        pytest.raises(FileTransferError, match="auth=BasicAuth"),
+    ):
+        get_bytes(URL, http_client=client)
+    assert seen == []
 
 
 def test_errors_redirects_and_bad_urls() -> None:
