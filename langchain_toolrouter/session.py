@@ -313,13 +313,18 @@ class ToolRouter:
     def get_session(
         self, session_id: str, *, custom_tools: Iterable[CustomToolInput] | None = None
     ) -> ToolRouterSession:
-        """Resume a session; with custom tools it is attached (the service maps their slugs)."""
+        """Resume a session with the custom tools it was created with.
+
+        Under v3.1 the service keeps no custom definitions, so they are attached (the answer
+        maps their slugs); under v3 it kept them, and the session is read (attach is a v3.1
+        operation).
+        """
         registry = CustomRegistry(custom_tools or ())
-        if registry:
+        if registry and self.api_version == "v3.1":
             session = self.client.attach(session_id, **self._attach_args(registry))
-            registry.apply_echo(session.experimental)
         else:
             session = self.client.get_session(session_id)
+        registry.apply_echo(session.experimental)
         return ToolRouterSession(self, session, registry)
 
     async def aget_session(
@@ -327,11 +332,11 @@ class ToolRouter:
     ) -> ToolRouterSession:
         """Async twin of `get_session`."""
         registry = CustomRegistry(custom_tools or ())
-        if registry:
+        if registry and self.api_version == "v3.1":
             session = await self.aclient.attach(session_id, **self._attach_args(registry))
-            registry.apply_echo(session.experimental)
         else:
             session = await self.aclient.get_session(session_id)
+        registry.apply_echo(session.experimental)
         return ToolRouterSession(self, session, registry)
 
 

@@ -616,6 +616,18 @@ def test_api_v3_sends_definitions_on_create_only(server: EmulatorServer, user: s
         assert merged.data["results"][0]["response"]["data"] == {"text": "V3"}
 
 
+async def test_api_v3_resumes_with_get_not_attach(server: EmulatorServer, user: str) -> None:
+    """Attach is a v3.1 operation; a v3 session kept its custom definitions."""
+    async with make_router(server, api_version="v3") as router:
+        created = await router.acreate_session(user, toolkits=["notes"], custom_tools=[shout])
+        resumed = await router.aget_session(created.session_id, custom_tools=[shout])
+        assert ops(server, "attach_session", created.session_id) == 0
+        outcome = await resumed.aexecute("LOCAL_SHOUT", {"text": "again"})
+        assert outcome.data == {"text": "AGAIN"}
+        assert router.get_session(created.session_id, custom_tools=[shout]).custom_tools
+        assert ops(server, "attach_session", created.session_id) == 0
+
+
 def test_session_renders_for_notebooks(router: ToolRouter, user: str) -> None:
     session = new_session(router, user, custom_tools=[shout])
     html = session._repr_html_()
