@@ -365,8 +365,10 @@ class ToolRouterClient(_BaseClient):
         """Create a session (``POST /tool_router/session``).
 
         Give a :class:`SessionCreateRequest`, a mapping, keyword fields, or a mix (keywords win):
-        ``client.create_session(user_id="u1", toolkits=["gmail"])``. Not retried once sent: a
-        retry could leave an extra session behind.
+        ``client.create_session(user_id="u1", toolkits=["gmail"])``. A field the models do not
+        know (``toolkit=``) is refused with :class:`RequestValidationError`; send a newer service
+        field with ``extra_body={...}`` or a model you built. Resent only when it provably never
+        ran (no connection, or 429): a retry could leave an extra session behind.
         """
         body = calls.merge_payload(ops.CREATE_SESSION, request, fields)
         return self._send(ops.CREATE_SESSION, {}, body, timeout, request_id, extra_body=extra_body)
