@@ -275,6 +275,8 @@ class Dispatcher:
             response = self.client.create_link(self.session_id, toolkit)
         except APIError as link_error:
             return None, link_error.message
+        except TransportError as link_error:  # the model still hears "connect first"
+            return None, str(link_error)
         link = ConnectionLink.from_response(toolkit, response)
         return self._links.setdefault(toolkit.lower(), link), None
 
@@ -283,6 +285,8 @@ class Dispatcher:
             response = await self.aclient.create_link(self.session_id, toolkit)
         except APIError as link_error:
             return None, link_error.message
+        except TransportError as link_error:
+            return None, str(link_error)
         link = ConnectionLink.from_response(toolkit, response)
         return self._links.setdefault(toolkit.lower(), link), None
 

@@ -313,6 +313,19 @@ def test_unconnected_tool_answers_with_a_link_then_works(
     assert done.artifact["log_id"].startswith("log_")
 
 
+def test_unconnected_tool_when_no_link_can_be_made_still_says_connect(
+    router: ToolRouter, server: EmulatorServer, user: str
+) -> None:
+    session = new_session(router, user)
+    tool = session.tool("GITHUB_CREATE_AN_ISSUE")
+    server.faults.add(FaultRule(operation="create_link", drop="before"))
+    message = tool.invoke(call(tool, issue(user)))
+    assert message.status == "error"
+    assert "needs a connected github account" in message.content
+    assert "A connect link could not be created" in message.content
+    assert message.artifact["redirect_url"] is None
+
+
 async def test_async_unconnected_tool_answers_with_a_link(arouter: ToolRouter, user: str) -> None:
     session = await arouter.acreate_session(user, toolkits=["github"])
     tool = await session.atool("GITHUB_CREATE_AN_ISSUE")
