@@ -10,6 +10,7 @@ first (its side effects happen) and only the response is lost.
 from __future__ import annotations
 
 import json
+import sys
 import uuid
 from collections.abc import Sequence
 
@@ -127,6 +128,8 @@ class FaultMiddleware:
             await self.app(scope, receive, capture)
         finally:
             if not recorded:
+                if not status_seen and sys.exc_info()[0] is not None:
+                    status_seen.append(500)  # the app crashed: the server answers 500
                 record(True, "drop after" if decision.drop == "after" else None)
         if decision.drop == "after":
             await self._truncate(send, captured)

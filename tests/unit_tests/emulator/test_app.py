@@ -183,3 +183,5 @@ def test_a_crash_is_a_500_with_the_error_body(app: Starlette, state: EmulatorSta
     error = response.json()["error"]
     assert (error["slug"], error["request_id"]) == ("ToolRouterV2_InternalServerError", "boom-1")
     assert "AttributeError" in error["message"]
+    [record] = state.log.filter("get_session")
+    assert (record.status, record.request_id) == (500, "boom-1")
