@@ -182,17 +182,18 @@ def mount_prefix(prefix: str | None) -> str | None:
     return stripped or None
 
 
-def check_request_id(request_id: str | None) -> str | None:
+def check_request_id(request_id: str | None, operation: str = "request") -> str | None:
     """A caller-chosen request id must be a non-empty printable ASCII string."""
     if request_id is None:
         return None
     if not isinstance(request_id, str) or not request_id or not request_id.isascii():
         raise RequestValidationError(
-            "request", [f"request_id must be a non-empty ASCII string; got {request_id!r}"]
+            operation, [f"request_id must be a non-empty ASCII string; got {request_id!r}"]
         )
     if not request_id.isprintable() or " " in request_id:
         raise RequestValidationError(
-            "request", [f"request_id must not contain spaces or control characters: {request_id!r}"]
+            operation,
+            [f"request_id must not contain spaces or control characters: {request_id!r}"],
         )
     return request_id
 

@@ -179,7 +179,7 @@ class _BaseClient:
             self._settings,
             path_params,
             payload,
-            request_id=calls.check_request_id(request_id) or new_request_id(),
+            request_id=calls.check_request_id(request_id, op.name) or new_request_id(),
             timeout=timeout,
             extra_body=extra_body,
         )

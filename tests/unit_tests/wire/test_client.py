@@ -763,8 +763,9 @@ async def test_each_logical_call_gets_a_fresh_request_id(
 async def test_a_bad_request_id_override_is_refused(
     client: AnyClient, service: FakeService
 ) -> None:
-    with pytest.raises(errors.RequestValidationError, match="request_id"):
+    with pytest.raises(errors.RequestValidationError, match="request_id") as caught:
         await call(client, "get_session", SID, request_id="has space")
+    assert caught.value.operation == "get_session"
     assert service.requests == []
 
 
