@@ -208,7 +208,9 @@ def create_app(
         signing_secret: HMAC key of presigned URLs; random per app if None.
 
     The state is reachable as `app.state.emulator` (`EmulatorState`: store, mounts, faults,
-    log).
+    log). Serve it with `EmulatorServer(app=...)`, or in-process through
+    `httpx.Client(transport=sync_transport(app))` / `httpx.AsyncClient(transport=async_transport(app))`
+    as our clients' `http_client`.
     """
     keys = _key_map(api_keys)
     if store is None:
