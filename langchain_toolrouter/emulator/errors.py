@@ -14,7 +14,8 @@ Which slugs and codes are the service's, and which are made up here (wire refere
 * **emulator-only** slugs and codes: every other `ToolRouterV2_*` (`FileNotFound`,
   `ConfigVersionConflict`, `Unauthorized`, `RouteNotFound`, ...) and every `Emulator_*` slug
   (`Emulator_PresignedUrlRejected` 4303, `Emulator_McpNotSupported` 5010,
-  `Emulator_InjectedFault`, whose code is the status times ten).
+  `Emulator_InjectedFault` and `RateLimited` for an injected 429, whose codes are the status
+  times ten).
 
 Code meant to run against the real service should branch on the HTTP status (the error class)
 and, at most, on the documented slugs; never on the emulator's numbers.
