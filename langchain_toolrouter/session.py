@@ -93,6 +93,9 @@ class ToolRouter:
         schema_options: `ConversionOptions` for the model-facing schemas.
         max_content_chars: Cap on the text a model reads per tool call.
         raise_errors: Make tools raise `ToolRouterToolError` instead of answering the model.
+
+    Use it as a context manager (`with` / `async with`), or call `close()` / `aclose()`, to
+    close every client it opened; clients you passed in stay open.
     """
 
     def __init__(
