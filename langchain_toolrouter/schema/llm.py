@@ -40,6 +40,7 @@ _KIND = {
     **dict.fromkeys(("anyOf", "oneOf", "allOf", "prefixItems"), _LIST),
     **dict.fromkeys(("$defs", "definitions"), _DEFS),
 }
+_OVERRIDABLE = ("title", "description", "default", "examples")
 _NON_NAME = re.compile(r"[^A-Za-z0-9_.-]")
 
 
@@ -154,7 +155,7 @@ def _merge_annotations(body: dict[str, Any], rest: dict[str, Any]) -> dict[str, 
     if not rest:
         return body
     if "$ref" in body or any(
-        k in body and k not in ("title", "description", "default", "examples") for k in rest
+        k in body and k not in _OVERRIDABLE and body[k] != rest[k] for k in rest
     ):
         return {"allOf": [body], **rest}
     return {**body, **rest}

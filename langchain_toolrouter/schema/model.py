@@ -91,7 +91,7 @@ def build_model(
 ) -> type[ArgsModel]:
     """Build the args model class for the effective object schema ``schema``."""
     try:
-        fields = _Builder(schema, name).fields(schema, name, ())
+        fields = _Builder(schema, name).fields(_fields_schema(schema), name, ())
     except Exception as exc:  # the typed view is a convenience: never let it block a tool
         warnings.warn(
             f"tool {name!r}: typed args model degraded to untyped fields "
@@ -109,6 +109,26 @@ def build_model(
     model.__toolrouter_gate__ = staticmethod(gate)
     model.__toolrouter_llm_schema__ = llm_schema
     return model
+
+
+def _fields_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """The object schema whose properties are the fields: the root, or its root ``$ref`` target
+    (the zod-to-json-schema "named" form puts everything behind ``{"$ref": "#/definitions/X"}``).
+    """
+    root, seen = schema, set[str]()
+    while "properties" not in schema and isinstance(schema.get("$ref"), str):
+        pointer = ref_to_pointer(schema["$ref"])
+        if pointer is None or pointer in seen:
+            break
+        seen.add(pointer)
+        try:
+            target = resolve(root, pointer)
+        except KeyError:
+            break
+        if not isinstance(target, dict):
+            break
+        schema = target
+    return schema
 
 
 def _class_name(name: str) -> str:

@@ -143,6 +143,8 @@ _HANDLED = (
     | frozenset(_COUNT_KEYS)
     | _SKIPPED
 )
+# Under draft <= 7 a $ref replaces its siblings, except these (containers and metadata).
+_KEPT_BESIDE_LEGACY_REF = _ANNOTATIONS | {"$ref", "$schema", "$id", "definitions", "$defs"}
 _JS_NAMED_GROUP = re.compile(r"\(\?<(?![=!])")
 _LEGACY_DRAFT = re.compile(r"draft-0[0-7]")
 
@@ -379,14 +381,15 @@ class _Normalizer:
         out: dict[str, Any] = {}
         if "$ref" in s:
             if self.legacy and len(s) > 1:
-                ignored = sorted(k for k in s if k != "$ref" and k not in _ANNOTATIONS)
+                # Definitions containers are never "siblings": they hold the targets.
+                ignored = sorted(k for k in s if k not in _KEPT_BESIDE_LEGACY_REF)
                 if ignored:
                     self.note(
                         "dropped",
                         src,
                         f"keywords {ignored} beside $ref are ignored under the declared draft",
                     )
-                s = {k: v for k, v in s.items() if k == "$ref" or k in _ANNOTATIONS}
+                s = {k: v for k, v in s.items() if k in _KEPT_BESIDE_LEGACY_REF}
             ref = s["$ref"]
             if isinstance(ref, str):
                 out["$ref"] = ref
