@@ -49,6 +49,7 @@ class ConversionCore:
     __slots__ = (
         "_check",
         "_has_refs",
+        "_integer_by_type",
         "_llm",
         "_lock",
         "_placeholders",
@@ -63,6 +64,7 @@ class ConversionCore:
         self.effective_schema: dict[str, Any] = normalized.schema
         self.normalize_entries = tuple(normalized.entries)
         self._has_refs = normalized.has_refs
+        self._integer_by_type = normalized.integer_by_type
         self._renames: tuple[ReportEntry, ...] | None = None
         self.options = options
         self._llm: tuple[dict[str, Any], tuple[ReportEntry, ...]] | None = None
@@ -107,7 +109,9 @@ class ConversionCore:
         if self._check is None:
             with self._lock:
                 if self._check is None:
-                    self._check = compile_schema(self.effective_schema)
+                    self._check = compile_schema(
+                        self.effective_schema, integer_by_type=self._integer_by_type
+                    )
         return self._check
 
 
@@ -195,7 +199,14 @@ class Conversion:
         if placeholders is not None:
             copied = placeholders.clean(copied, self.effective_schema)
         issues: list[Issue] = []
-        if not self._core.check(copied, (), issues):
+        try:
+            ok = self._core.check(copied, (), issues)
+        except RecursionError:  # a recursive schema deeper than the stack: refuse, never crash
+            ok, issues = (
+                False,
+                [Issue((), "the value is nested too deeply to check", "less nesting")],
+            )
+        if not ok:
             raise ArgsValidationError(
                 [i.as_dict() for i in issues]
                 or [

@@ -147,6 +147,7 @@ _HANDLED = (
 _KEPT_BESIDE_LEGACY_REF = _ANNOTATIONS | {"$ref", "$schema", "$id", "definitions", "$defs"}
 _JS_NAMED_GROUP = re.compile(r"\(\?<(?![=!])")
 _LEGACY_DRAFT = re.compile(r"draft-0[0-7]")
+_DRAFT4 = re.compile(r"draft-0[0-4]")
 
 
 def _eff(pointer: str | None, *tokens: str | int) -> str | None:
@@ -270,14 +271,22 @@ def _regex_error(pattern: str) -> re.error | None:
 class Normalized:
     """The effective 2020-12 schema and the report entries the rewrite produced."""
 
-    __slots__ = ("entries", "has_refs", "schema")
+    __slots__ = ("entries", "has_refs", "integer_by_type", "schema")
 
     def __init__(
-        self, schema: dict[str, Any], entries: list[ReportEntry], *, has_refs: bool
+        self,
+        schema: dict[str, Any],
+        entries: list[ReportEntry],
+        *,
+        has_refs: bool,
+        integer_by_type: bool = False,
     ) -> None:
         self.schema = schema
         self.entries = entries
         self.has_refs = has_refs  # any $ref or $defs/definitions left in ``schema``
+        # Draft-04 (and earlier) semantics: "integer" excludes floats such as 1.0, which
+        # 2020-12 cannot say, so the validator is told separately.
+        self.integer_by_type = integer_by_type
 
 
 def normalize(raw: Any) -> Normalized:
@@ -303,6 +312,7 @@ class _Normalizer:
         self.refs: list[tuple[dict[str, Any], str]] = []  # ($ref node, source pointer)
         schema_uri = raw.get("$schema")
         self.legacy = isinstance(schema_uri, str) and bool(_LEGACY_DRAFT.search(schema_uri))
+        self.draft4 = isinstance(schema_uri, str) and bool(_DRAFT4.search(schema_uri))
         self.prefix = ""  # added in front of every effective pointer (bare-map root)
         self.has_defs = False
         self.has_clean_refs = False
@@ -334,7 +344,10 @@ class _Normalizer:
             self.fix_root_type(root)
         self.rewrite_refs(root)
         return Normalized(
-            root, self.entries, has_refs=bool(self.refs) or self.has_defs or self.has_clean_refs
+            root,
+            self.entries,
+            has_refs=bool(self.refs) or self.has_defs or self.has_clean_refs,
+            integer_by_type=self.draft4,
         )
 
     def fix_root_type(self, root: dict[str, Any]) -> None:
@@ -403,8 +416,11 @@ class _Normalizer:
                 out[key] = value
             elif key not in _SKIPPED:
                 self.keyword(out, key, value, s, src=src, eff=eff)
-        if "nullable" in s and s["nullable"] is True:
-            self.make_nullable(out, src)
+        if "nullable" in s:
+            if s["nullable"] is True:
+                self.make_nullable(out, src)
+            else:
+                out["nullable"] = s["nullable"]
         if "type" in out:
             self.fix_type_scoped(out, src)
         if not _annotations_ok(out):
@@ -782,17 +798,20 @@ class _Normalizer:
         )
 
     def make_nullable(self, out: dict[str, Any], src: str) -> None:
-        types = out.get("type")
-        if types is None:
-            return
-        listed = [types] if isinstance(types, str) else list(types)
-        if "null" not in listed:
-            listed.append("null")
-        out["type"] = listed
-        if "enum" in out and None not in out["enum"]:
-            out["enum"] = [*out["enum"], None]
+        """Keep OpenAPI ``nullable: true`` as an annotation; calls follow JSON Schema (null is
+        rejected unless the schema allows it some other way).
+
+        Why not read it as a null type: ``nullable`` is not a JSON Schema keyword, so every
+        standard validator (and the call's receiver, if it validates) rejects null there; and
+        adding ``null`` to the type or enum would change what the model is shown. Keeping it
+        as written leaves both the verdict and the model-facing schema as published.
+        """
+        out["nullable"] = True
         self.note(
-            "approximated", join(src, "nullable"), "OpenAPI 'nullable: true' read as a null type"
+            "approximated",
+            join(src, "nullable"),
+            "OpenAPI 'nullable: true' is not a JSON Schema keyword: kept as an annotation, and "
+            "null is accepted only where the schema itself allows it",
         )
 
     def fix_type_scoped(self, out: dict[str, Any], src: str) -> None:
@@ -816,14 +835,24 @@ class _Normalizer:
             props = out.setdefault("properties", {}) if props is None else props
             extra = out.get("additionalProperties")
             for name in required:
-                if name not in props and not self.covered_elsewhere(out, name):
-                    props[name] = dict(extra) if isinstance(extra, dict) else {}
+                if name in props or self.covered_elsewhere(out, name):
+                    continue
+                if extra is False:
                     self.note(
                         "approximated",
                         join(src, "required"),
-                        f'{name!r} is required but has no schema in "properties"; it is kept '
-                        "required and accepts any JSON value",
+                        f'{name!r} is required but has no schema in "properties" and '
+                        '"additionalProperties" is false: no call can satisfy this schema, and '
+                        "every call is rejected",
                     )
+                    continue
+                props[name] = dict(extra) if isinstance(extra, dict) else {}
+                self.note(
+                    "approximated",
+                    join(src, "required"),
+                    f'{name!r} is required but has no schema in "properties"; it is kept '
+                    "required and accepts any JSON value",
+                )
 
     @staticmethod
     def covered_elsewhere(out: Mapping[str, Any], name: str) -> bool:

@@ -9,7 +9,8 @@ answers yes/no and stops at the first failure (used inside ``anyOf``/``oneOf``/`
 
 Deliberate readings, matching the JSON Schema specification:
 
-- ``1.0`` is an integer (the spec defines integers by value); booleans are never numbers;
+- ``1.0`` is an integer (the spec defines integers by value; under a declared draft-04 it is
+  not, as in that draft); booleans are never numbers;
 - ``enum``/``const``/``uniqueItems`` compare by JSON equality (``1 == 1.0``, ``true != 1``);
 - ``format`` is an annotation (the 2020-12 default): formatted strings are accepted and sent as
   they are, never parsed into Python objects;
@@ -117,18 +118,28 @@ def _show(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def compile_schema(schema: Any, *, root: dict[str, Any] | None = None) -> Check:
+def compile_schema(
+    schema: Any, *, root: dict[str, Any] | None = None, integer_by_type: bool = False
+) -> Check:
     """Compile an effective (normalized) schema into its check.
 
     ``root`` is the document ``$ref`` pointers resolve in (``schema`` itself by default).
+    ``integer_by_type``: draft-04 semantics, where ``1.0`` is a number but not an integer.
     """
     document = schema if root is None else root
-    return _Compiler(document).compile(schema, "")
+    return _Compiler(document, integer_by_type=integer_by_type).compile(schema, "")
+
+
+def _is_type_draft4(value: Any, name: str) -> bool:
+    if name == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    return _is_type(value, name)
 
 
 class _Compiler:
-    def __init__(self, root: dict[str, Any]) -> None:
+    def __init__(self, root: dict[str, Any], *, integer_by_type: bool = False) -> None:
         self.root = root
+        self.is_type = _is_type_draft4 if integer_by_type else _is_type
         self.by_pointer: dict[str, list[Check]] = {}
 
     def compile(self, schema: Any, pointer: str) -> Check:
@@ -161,11 +172,12 @@ class _Compiler:
             return None
         names = (types,) if isinstance(types, str) else tuple(types)
         expected = _join_alternatives([_type_phrase(t) for t in names])
+        is_type = self.is_type
         if len(names) == 1:
             name = names[0]
 
             def check(value: Any, path: Path, errors: Errors) -> bool:
-                if _is_type(value, name):
+                if is_type(value, name):
                     return True
                 if errors is not None:
                     errors.append(Issue(path, f"got {describe(value)}", expected))
@@ -175,7 +187,7 @@ class _Compiler:
 
         def check_any(value: Any, path: Path, errors: Errors) -> bool:
             for name in names:
-                if _is_type(value, name):
+                if is_type(value, name):
                     return True
             if errors is not None:
                 errors.append(Issue(path, f"got {describe(value)}", expected))

@@ -45,12 +45,10 @@ def kind_of(value: Any) -> str:
 def describe(value: Any) -> str:
     """A short description of a value for error messages: its JSON type and a preview."""
     kind = kind_of(value)
-    if isinstance(value, (dict, list)):
-        return kind
+    if isinstance(value, (dict, list)) or value is None:
+        return kind  # "null" says it all: no "null null"
     text = repr(value) if not isinstance(value, str) else '"' + value + '"'
-    if value is None:
-        text = "null"
-    elif isinstance(value, bool):
+    if isinstance(value, bool):
         text = "true" if value else "false"
     if len(text) > 40:
         text = text[:37] + "..."
@@ -87,8 +85,14 @@ def freeze(value: Any) -> Any:
     return ("z", None)
 
 
+# Deeper payloads are refused (as invalid arguments) before any recursive walk could exhaust
+# Python's stack; no real tool call nests this deep.
+MAX_DEPTH = 100
+
+
 def json_copy(value: Any, path: tuple[str | int, ...] = ()) -> Any:
-    """A deep copy of a JSON value; raises NotJSONError for anything JSON cannot carry."""
+    """A deep copy of a JSON value; raises NotJSONError for anything JSON cannot carry, and for
+    values nested deeper than ``MAX_DEPTH`` arrays/objects."""
     if isinstance(value, str) or value is None or isinstance(value, bool):
         return value
     if isinstance(value, int):
@@ -97,6 +101,8 @@ def json_copy(value: Any, path: tuple[str | int, ...] = ()) -> Any:
         if not math.isfinite(value):
             raise NotJSONError(path, f"{value!r} is not a JSON number")
         return value
+    if len(path) >= MAX_DEPTH and isinstance(value, (dict, list)):
+        raise NotJSONError(path, f"the value is nested more than {MAX_DEPTH} levels deep")
     if isinstance(value, dict):
         out = {}
         for k, v in value.items():

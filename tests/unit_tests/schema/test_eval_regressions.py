@@ -65,3 +65,77 @@ def test_c1_legacy_root_ref_into_definitions_is_followed(draft: str) -> None:
     assert llm["required"] == ["n"]
     assert not any("definitions" in str(e) for e in conv.report)
     assert list(conv.model.model_fields) == ["n"]
+
+
+def test_c8_draft04_integer_excludes_floats() -> None:
+    props = {"p": {"type": "integer"}, "q": {"type": ["integer", "string"]}}
+    draft4 = {"$schema": "http://json-schema.org/draft-04/schema#", "type": "object"}
+    _agree({**draft4, "properties": props}, [{"p": 1}, {"q": "x"}], [{"p": 1.0}, {"q": 2.0}])
+    draft7 = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"}
+    _agree({**draft7, "properties": props}, [{"p": 1.0}, {"q": 2.0}], [{"p": 1.5}])
+
+
+def test_c6_openapi_nullable_follows_json_schema_and_is_shown_as_written() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"d": {"type": "string", "enum": ["x", "y"], "nullable": True}},
+    }
+    _agree(schema, [{"d": "x"}, {}], [{"d": None}, {"d": "z"}])
+    conv = json_schema_to_model(copy.deepcopy(schema), name="t")
+    assert conv.llm_schema["properties"]["d"] == schema["properties"]["d"]
+    (entry,) = conv.report
+    assert entry.pointer == "/properties/d/nullable"
+
+
+def test_c7_required_name_forbidden_by_closed_object_rejects_and_reports() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"a": {}},
+        "required": ["a", "b"],
+        "additionalProperties": False,
+    }
+    _agree(schema, [], [{"a": 1, "b": 2}, {"a": 1}, {}])
+    conv = json_schema_to_model(copy.deepcopy(schema), name="t")
+    assert conv.llm_schema["required"] == ["a", "b"]
+    assert "b" not in conv.llm_schema["properties"]
+    (entry,) = conv.report
+    assert entry.pointer == "/required"
+    assert "no call can satisfy" in entry.reason
+
+
+def test_c7_required_name_without_closed_object_still_accepts_any_value() -> None:
+    schema = {"type": "object", "properties": {"a": {}}, "required": ["a", "ghost"]}
+    _agree(schema, [{"a": 1, "ghost": [1]}], [{"a": 1}])
+
+
+def test_c15_null_is_described_once() -> None:
+    conv = json_schema_to_model(
+        {"type": "object", "properties": {"s": {"type": "string"}}}, name="t"
+    )
+    with pytest.raises(ArgsValidationError) as info:
+        conv.validate({"s": None})
+    assert info.value.errors[0]["message"] == "got null"
+
+
+@pytest.mark.parametrize("depth", [150, 1000])
+def test_c14_deep_payload_is_rejected_not_a_recursion_error(depth: int) -> None:
+    value: Any = []
+    for _ in range(depth):
+        value = [value]
+    free = json_schema_to_model({"type": "object", "properties": {"a": {}}}, name="t")
+    with pytest.raises(ArgsValidationError, match="nested"):
+        free.validate({"a": value})
+    tree = {
+        "$defs": {"n": {"type": "object", "properties": {"c": {"$ref": "#/$defs/n"}}}},
+        "type": "object",
+        "properties": {"t": {"$ref": "#/$defs/n"}},
+    }
+    node: Any = {}
+    for _ in range(depth):
+        node = {"c": node}
+    with pytest.raises(ArgsValidationError, match="nested"):
+        json_schema_to_model(tree, name="t").validate({"t": node})
+    ok: Any = {}
+    for _ in range(40):
+        ok = {"c": ok}
+    assert json_schema_to_model(tree, name="t").validate({"t": ok}) == {"t": ok}

@@ -130,9 +130,12 @@ def test_openapi_nullable_and_draft03_required() -> None:
         "properties": {"a": {"type": "string", "nullable": True, "required": True}},
     }
     conversion = json_schema_to_model(schema, name="legacy")
-    assert conversion.validate({"a": None}) == {"a": None}
+    assert conversion.validate({"a": "x"}) == {"a": "x"}
+    with pytest.raises(ArgsValidationError):  # nullable is no JSON Schema keyword (jsonschema)
+        conversion.validate({"a": None})
     with pytest.raises(ArgsValidationError):
         conversion.validate({})
+    assert conversion.llm_schema["properties"]["a"]["nullable"] is True
     assert len(conversion.report) == 2
 
 
