@@ -20,9 +20,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urldefrag, urljoin
 
 from langchain_toolrouter.schema.errors import SchemaConversionError
-from langchain_toolrouter.schema.pointers import join, ref_to_pointer, resolve
+from langchain_toolrouter.schema.pointers import iter_subschemas, join, ref_to_pointer, resolve
 from langchain_toolrouter.schema.report import ReportEntry, ReportKind
 
 __all__ = ["Normalized", "normalize"]
@@ -114,7 +115,7 @@ _KEYWORDS = frozenset(
         "propertyNames",
     )
 )
-_SKIPPED = frozenset(("$ref", "$schema", "$id", "nullable"))
+_SKIPPED = frozenset(("$ref", "$schema", "$id", "nullable", "$dynamicRef"))
 # Sets for membership tests (the tuples above keep a stable order for iteration).
 _ONE_SUBSCHEMA_SET = frozenset(_SUBSCHEMA_KEYS)
 _SUBSCHEMA_KEYS_SET = _ONE_SUBSCHEMA_SET | {"items"}  # for the check-only walk
@@ -164,6 +165,7 @@ _DIRTY_KEYS = frozenset(
     (
         "$schema",
         "$id",
+        "$dynamicRef",
         "nullable",
         "dependencies",
         "additionalItems",
@@ -318,6 +320,9 @@ class _Normalizer:
         self.has_clean_refs = False
         self.fast = _FAST_PATH
         self.clean: set[int] = set()  # ids of subschemas known to need no rewrite
+        self.id_scopes = 0  # > 0 while inside a non-root "$id": refs resolve against it
+        self.uris: _UriIndex | None = None  # built on the first non-pointer $ref
+        self.nested_ids: bool | None = None  # any "$id" below the root (found on demand)
 
     def note(self, kind: ReportKind, pointer: str, reason: str) -> None:
         self.entries.append(ReportEntry(kind, pointer, reason))
@@ -409,6 +414,17 @@ class _Normalizer:
                 self.refs.append((out, src))
             else:
                 self.note("dropped", join(src, "$ref"), "$ref must be a string")
+        elif isinstance(s.get("$dynamicRef"), str):
+            out["$ref"] = s["$dynamicRef"]
+            self.refs.append((out, src))
+            self.note(
+                "approximated",
+                join(src, "$dynamicRef"),
+                f"$dynamicRef {s['$dynamicRef']!r} resolved statically, like $ref (to the "
+                "matching $dynamicAnchor in this document; dynamic scope is not followed)",
+            )
+        scoped = "$id" in s and bool(src)
+        self.id_scopes += scoped
         for key, value in s.items():
             if key not in _HANDLED:
                 out[key] = value  # annotations and vendor keywords pass through as they are
@@ -427,6 +443,7 @@ class _Normalizer:
             self.fix_annotations(out, src)
         if "unevaluatedProperties" in out or "unevaluatedItems" in out:
             self.unevaluated(out, src)
+        self.id_scopes -= scoped
         return out
 
     def is_clean(self, s: dict[str, Any]) -> bool:
@@ -524,7 +541,13 @@ class _Normalizer:
 
     def clean_ref(self, ref: Any, s: dict[str, Any]) -> bool:
         """Whether a ``$ref`` stays exactly as written: local, resolvable, nothing moves."""
-        if type(ref) is not str or self.prefix or (self.legacy and len(s) > 1) or "%" in ref:
+        if (
+            type(ref) is not str
+            or self.prefix
+            or self.id_scopes
+            or (self.legacy and len(s) > 1)
+            or "%" in ref
+        ):
             return False
         pointer = ref_to_pointer(ref)
         if pointer is None or "/items/" in pointer:  # a list "items" moves to prefixItems
@@ -869,8 +892,12 @@ class _Normalizer:
         for node, src in self.refs:
             ref = node["$ref"]
             pointer = ref_to_pointer(ref)
+            if pointer is None or self.id_scopes_in(src):
+                if self.uris is None:
+                    self.uris = _UriIndex(self.raw)
+                pointer = self.uris.resolve(ref, src)
             if pointer is None:
-                self.unresolved(node, src, f"$ref {ref!r} is not a local JSON pointer")
+                self.unresolved(node, src, f"$ref {ref!r} is not a reference into this document")
                 continue
             if self.prefix and pointer and not pointer.startswith("/properties"):
                 pointer = self.prefix + pointer
@@ -889,6 +916,65 @@ class _Normalizer:
                 continue
             node["$ref"] = "#" + target
 
+    def id_scopes_in(self, src: str) -> bool:
+        """Whether the node at ``src`` sits inside (or is) a non-root ``$id`` resource."""
+        if self.uris is None:
+            if self.nested_ids is None:
+                self.nested_ids = any(
+                    "$id" in node for node, here in iter_subschemas(self.raw, "") if here
+                )
+            if not self.nested_ids:
+                return False
+            self.uris = _UriIndex(self.raw)
+        return self.uris.nested_base(src)
+
     def unresolved(self, node: dict[str, Any], src: str, why: str) -> None:
         del node["$ref"]
         self.note("dropped", join(src, "$ref"), f"{why}; any JSON value is accepted there")
+
+
+class _UriIndex:
+    """Where ``$id`` resources and ``$anchor``/``$dynamicAnchor`` names sit in the source, so a
+    ``$ref`` by URI (absolute, relative to an enclosing ``$id``, or ``#anchor``) resolves to a
+    source pointer when its target is in this document."""
+
+    def __init__(self, raw: Mapping[str, Any]) -> None:
+        self.bases: dict[str, str] = {}  # source pointer of a node with $id -> its base URI
+        self.resources: dict[str, str] = {}  # base URI (no fragment) -> source pointer
+        self.anchors: dict[tuple[str, str], str] = {}  # (base URI, anchor) -> source pointer
+        root_id = raw.get("$id")
+        root_base = urldefrag(root_id)[0] if isinstance(root_id, str) else ""
+        self.bases[""] = root_base
+        self.resources[root_base] = ""
+        for node, here in sorted(iter_subschemas(raw, ""), key=lambda item: len(item[1])):
+            base = self.base_of(here)
+            node_id = node.get("$id")
+            if here and isinstance(node_id, str):
+                base = urldefrag(urljoin(base, node_id))[0]
+                self.bases[here] = base
+                self.resources.setdefault(base, here)
+            for key in ("$anchor", "$dynamicAnchor"):
+                name = node.get(key)
+                if isinstance(name, str):
+                    self.anchors.setdefault((base, name), here)
+
+    def base_of(self, pointer: str) -> str:
+        while pointer not in self.bases:
+            pointer = pointer.rsplit("/", 1)[0] if "/" in pointer else ""
+        return self.bases[pointer]
+
+    def nested_base(self, pointer: str) -> bool:
+        while pointer not in self.bases:
+            pointer = pointer.rsplit("/", 1)[0] if "/" in pointer else ""
+        return pointer != ""
+
+    def resolve(self, ref: str, src: str) -> str | None:
+        """The source pointer ``ref`` (found at ``src``) names, or None when not local."""
+        uri, fragment = urldefrag(urljoin(self.base_of(src), ref))
+        resource = self.resources.get(uri)
+        if resource is None:
+            return None
+        pointer = ref_to_pointer("#" + fragment)
+        if pointer is not None:
+            return resource + pointer
+        return self.anchors.get((uri, fragment))

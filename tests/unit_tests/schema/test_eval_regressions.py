@@ -139,3 +139,71 @@ def test_c14_deep_payload_is_rejected_not_a_recursion_error(depth: int) -> None:
     for _ in range(40):
         ok = {"c": ok}
     assert json_schema_to_model(tree, name="t").validate({"t": ok}) == {"t": ok}
+
+
+C5_CASES = {
+    "anchor": (
+        {
+            "$defs": {"A": {"$anchor": "aa", "type": "integer"}},
+            "type": "object",
+            "properties": {"x": {"$ref": "#aa"}},
+        },
+        [{"x": 1}],
+        [{"x": "s"}],
+    ),
+    "absolute id": (
+        {
+            "$id": "https://e.com/s.json",
+            "$defs": {"A": {"type": "integer"}},
+            "type": "object",
+            "properties": {
+                "y": {"$ref": "https://e.com/s.json#/$defs/A"},
+                "z": {"$ref": "s.json#/$defs/A"},
+            },
+        },
+        [{"y": 1, "z": 2}],
+        [{"y": "s"}, {"z": "s"}],
+    ),
+    "nested id scope": (
+        {
+            "type": "object",
+            "$defs": {"X": {"type": "string"}},
+            "properties": {
+                "p": {
+                    "$id": "http://x/p",
+                    "$defs": {"X": {"type": "integer"}},
+                    "type": "object",
+                    "properties": {"q": {"$ref": "#/$defs/X"}},
+                }
+            },
+        },
+        [{"p": {"q": 1}}],
+        [{"p": {"q": "s"}}],
+    ),
+    "dynamic ref": (
+        {
+            "$defs": {
+                "n": {
+                    "$dynamicAnchor": "node",
+                    "type": "object",
+                    "properties": {"c": {"type": "array", "items": {"$dynamicRef": "#node"}}},
+                }
+            },
+            "type": "object",
+            "properties": {"t": {"$ref": "#/$defs/n"}},
+        },
+        [{"t": {"c": [{"c": []}]}}],
+        [{"t": {"c": [1]}}],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(C5_CASES))
+def test_c5_anchor_id_and_dynamic_refs_resolve_locally(case: str) -> None:
+    schema, accepted, rejected = C5_CASES[case]
+    _agree(schema, accepted, rejected)
+    conv = json_schema_to_model(copy.deepcopy(schema), name="t")
+    assert not conv.report.of_kind("dropped")
+    if case == "dynamic ref":
+        (entry,) = [e for e in conv.report if e.pointer.endswith("/$dynamicRef")]
+        assert "resolved statically" in entry.reason
