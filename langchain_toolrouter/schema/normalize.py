@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urldefrag, urljoin
 
+from langchain_toolrouter.schema.ecma_regex import python_regex
 from langchain_toolrouter.schema.errors import SchemaConversionError
 from langchain_toolrouter.schema.pointers import iter_subschemas, join, ref_to_pointer, resolve
 from langchain_toolrouter.schema.report import ReportEntry, ReportKind
@@ -262,12 +263,27 @@ def _clean_scalar_keyword(key: str, value: Any, s: dict[str, Any]) -> bool:
 
 
 def _regex_error(pattern: str) -> re.error | None:
-    """Why Python cannot compile ``pattern``, or None when it can."""
+    """Why Python cannot compile ``pattern`` as written, or None when it can."""
     try:
         re.compile(pattern)
     except re.error as exc:
         return exc
     return None
+
+
+def _untranslatable(pattern: str) -> re.error | None:
+    """Why ``pattern`` cannot be run even with ECMAScript property escapes translated."""
+    try:
+        python_regex(pattern)
+    except re.error as exc:
+        return exc
+    return None
+
+
+_UNICODE_PROPERTIES_NOTE = (
+    "ECMAScript Unicode property escapes (\\p{...}) are checked with the matching general "
+    "categories of Python's Unicode database"
+)
 
 
 class Normalized:
@@ -584,8 +600,12 @@ class _Normalizer:
 
     def check_pattern_keys(self, patterns: dict[str, Any], here: str) -> None:
         for pattern in list(patterns):
-            exc = _regex_error(pattern)
-            if exc is not None:
+            if _regex_error(pattern) is None:
+                continue
+            exc = _untranslatable(pattern)
+            if exc is None:
+                self.note("approximated", join(here, pattern), _UNICODE_PROPERTIES_NOTE)
+            else:
                 del patterns[pattern]
                 self.note(
                     "dropped",
@@ -804,6 +824,10 @@ class _Normalizer:
         if exc is None:
             out["pattern"] = value
             return
+        if _untranslatable(value) is None:
+            out["pattern"] = value  # shown to the model as written; the validator translates
+            self.note("approximated", here, _UNICODE_PROPERTIES_NOTE)
+            return
         translated = _JS_NAMED_GROUP.sub("(?P<", value)
         if translated != value and _regex_error(translated) is None:
             out["pattern"] = translated
@@ -883,7 +907,8 @@ class _Normalizer:
         if any(k in out for k in ("$ref", "allOf", "anyOf", "oneOf")):
             return True
         return any(
-            isinstance(p, str) and re.search(p, name) for p in out.get("patternProperties", ())
+            isinstance(p, str) and python_regex(p).search(name)
+            for p in out.get("patternProperties", ())
         )
 
     # -- $ref fix-ups -------------------------------------------------------------------------

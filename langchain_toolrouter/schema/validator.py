@@ -20,11 +20,11 @@ Deliberate readings, matching the JSON Schema specification:
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from langchain_toolrouter.schema.ecma_regex import python_regex
 from langchain_toolrouter.schema.pointers import ref_to_pointer, resolve, to_pointer
 from langchain_toolrouter.schema.values import describe, freeze, json_equal
 
@@ -297,7 +297,7 @@ class _Compiler:
         min_len = schema.get("minLength")
         max_len = schema.get("maxLength")
         pattern_text = schema.get("pattern")
-        pattern = re.compile(pattern_text) if isinstance(pattern_text, str) else None
+        pattern = python_regex(pattern_text) if isinstance(pattern_text, str) else None
         if min_len is None and max_len is None and pattern is None:
             return []
 
@@ -435,7 +435,7 @@ class _Compiler:
             for name, s in schema.get("properties", {}).items()
         }
         patterns = tuple(
-            (re.compile(p), self.compile(s, f"{pointer}/patternProperties/{p}"))
+            (python_regex(p), self.compile(s, f"{pointer}/patternProperties/{p}"))
             for p, s in schema.get("patternProperties", {}).items()
         )
         additional_schema = schema.get("additionalProperties", True)

@@ -207,3 +207,32 @@ def test_c5_anchor_id_and_dynamic_refs_resolve_locally(case: str) -> None:
     if case == "dynamic ref":
         (entry,) = [e for e in conv.report if e.pointer.endswith("/$dynamicRef")]
         assert "resolved statically" in entry.reason
+
+
+def test_c4_ecmascript_unicode_property_escapes_are_checked() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "s": {"type": "string", "pattern": "^\\p{L}+$"},
+            "u": {"type": "string", "pattern": "^[\\p{Lu}0-9]+$"},
+            "n": {"type": "string", "pattern": "^\\P{N}*$"},
+        },
+        "patternProperties": {"^\\p{Lu}": {"type": "integer"}},
+    }
+    conv = json_schema_to_model(schema, name="t")
+    good = {"s": "Ünïcode", "u": "ÅB9", "n": "abc", "Xy": 1}
+    assert conv.validate(good) == good
+    for bad in ({"s": "123"}, {"s": "a_b"}, {"u": "aB"}, {"n": "a1"}, {"Xy": "not int"}):
+        with pytest.raises(ArgsValidationError):
+            conv.validate(bad)
+    assert conv.llm_schema["properties"]["s"]["pattern"] == "^\\p{L}+$"
+    assert len(conv.report.of_kind("approximated")) == 4
+    assert not conv.report.of_kind("dropped")
+
+
+def test_c4_untranslatable_property_escape_is_still_dropped_and_reported() -> None:
+    schema = {"type": "object", "properties": {"s": {"pattern": "^\\p{Script=Latin}+$"}}}
+    conv = json_schema_to_model(schema, name="t")
+    assert conv.validate({"s": "123"}) == {"s": "123"}
+    (entry,) = conv.report.of_kind("dropped")
+    assert entry.pointer == "/properties/s/pattern"
