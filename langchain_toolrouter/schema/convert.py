@@ -19,6 +19,8 @@ once converted (standard subtrees are shared with the caller's schema, not copie
 
 from __future__ import annotations
 
+import copy
+import marshal
 import threading
 import warnings
 from collections.abc import Mapping
@@ -49,7 +51,7 @@ class ConversionCore:
     __slots__ = (
         "_check",
         "_has_refs",
-        "_integer_by_type",
+        "_key",
         "_llm",
         "_lock",
         "_placeholders",
@@ -57,14 +59,22 @@ class ConversionCore:
         "effective_schema",
         "normalize_entries",
         "options",
+        "source",
     )
 
-    def __init__(self, schema: Mapping[str, Any], options: ConversionOptions) -> None:
+    def __init__(
+        self, schema: Mapping[str, Any], options: ConversionOptions, key: bytes | str
+    ) -> None:
+        # ``schema`` is a private copy (see json_schema_to_model): the effective schema shares
+        # subtrees with it, so nothing the caller holds can change it. ``key`` (the schema's
+        # content at conversion time) is what the validator is compiled from, so not even an
+        # edit to the returned model-facing schema can change what calls are accepted.
+        self.source = schema
+        self._key = key
         normalized = _normalize_isolated(schema)
         self.effective_schema: dict[str, Any] = normalized.schema
         self.normalize_entries = tuple(normalized.entries)
         self._has_refs = normalized.has_refs
-        self._integer_by_type = normalized.integer_by_type
         self._renames: tuple[ReportEntry, ...] | None = None
         self.options = options
         self._llm: tuple[dict[str, Any], tuple[ReportEntry, ...]] | None = None
@@ -109,8 +119,12 @@ class ConversionCore:
         if self._check is None:
             with self._lock:
                 if self._check is None:
+                    try:
+                        pristine = normalize(_private_copy(self.source, self._key))
+                    except Exception:  # reported (and warned about) by the first normalization
+                        pristine = Normalized(self.effective_schema, [], has_refs=True)
                     self._check = compile_schema(
-                        self.effective_schema, integer_by_type=self._integer_by_type
+                        pristine.schema, integer_by_type=pristine.integer_by_type
                     )
         return self._check
 
@@ -119,7 +133,7 @@ class Conversion:
     """One tool schema converted: model-facing schema, call validator, pydantic model, report.
 
     Everything is built lazily and shared through the cache; treat returned schemas as
-    read-only (they are shared between conversions of the same schema).
+    read-only (they are shared between conversions of equal schemas).
     """
 
     __slots__ = ("_core", "_model", "name")
@@ -144,7 +158,12 @@ class Conversion:
 
     @property
     def llm_schema(self) -> dict[str, Any]:
-        """The model-facing JSON Schema (original names, ``$ref``s inlined); read-only."""
+        """The model-facing JSON Schema (original names, ``$ref``s inlined).
+
+        Editing it changes neither the caller's schema nor what calls are accepted, but it is
+        shared by every conversion of an equal schema (a copy per tool would cost a deep copy
+        on every first build): copy it before editing.
+        """
         return self._core.llm[0]
 
     @property
@@ -291,7 +310,9 @@ def json_schema_to_model(
     opts = options if options is not None else DEFAULT_OPTIONS
     ident = (id(schema), opts, name)
     hit = _BY_IDENTITY.get(ident)
-    if hit is not None and hit[0] is schema:
+    # An identity hit counts only while the schema still equals what was converted: a schema
+    # edited in place is converted again (``==`` is a C-level walk, ~1 us for typical schemas).
+    if hit is not None and hit[0] is schema and schema == hit[1]._core.source:
         return hit[1]
     raw: Any = schema
     if not isinstance(raw, Mapping):
@@ -300,13 +321,23 @@ def json_schema_to_model(
     conversion = _BY_CONTENT.get_or_build(
         (key, opts, name),
         lambda: Conversion(
-            _CORES.get_or_build((key, opts), lambda: ConversionCore(schema, opts)), name
+            _CORES.get_or_build(
+                (key, opts), lambda: ConversionCore(_private_copy(schema, key), opts, key)
+            ),
+            name,
         ),
     )
     if len(_BY_IDENTITY) >= _IDENTITY_MAX:
         _BY_IDENTITY.clear()
     _BY_IDENTITY[ident] = (schema, conversion)
     return conversion
+
+
+def _private_copy(schema: Mapping[str, Any], key: bytes | str) -> Any:
+    """A deep copy of ``schema`` as it was when ``key`` (its canonical key) was taken."""
+    if isinstance(key, bytes):
+        return marshal.loads(key)  # noqa: S302 - our own bytes, just written by marshal.dumps
+    return copy.deepcopy(schema)
 
 
 def clear_cache() -> None:

@@ -236,3 +236,40 @@ def test_c4_untranslatable_property_escape_is_still_dropped_and_reported() -> No
     assert conv.validate({"s": "123"}) == {"s": "123"}
     (entry,) = conv.report.of_kind("dropped")
     assert entry.pointer == "/properties/s/pattern"
+
+
+def test_c12_schema_edited_in_place_after_conversion_is_converted_again() -> None:
+    src: dict[str, Any] = {
+        "type": "object",
+        "properties": {"r": {"type": "string", "maxLength": 3}},
+    }
+    first = json_schema_to_model(src, name="B")
+    assert first.validate({"r": "ab"}) == {"r": "ab"}
+    src["properties"]["r"]["maxLength"] = 1
+    second = json_schema_to_model(src, name="B")
+    assert second.llm_schema["properties"]["r"]["maxLength"] == 1
+    with pytest.raises(ArgsValidationError):
+        second.validate({"r": "ab"})
+    assert first.validate({"r": "ab"}) == {"r": "ab"}  # the earlier conversion is unchanged
+
+
+def test_c12_caller_edit_before_first_call_does_not_reach_the_validator() -> None:
+    src: dict[str, Any] = {
+        "type": "object",
+        "properties": {"r": {"type": "string", "maxLength": 3}},
+    }
+    conv = json_schema_to_model(src, name="B")
+    src["properties"]["r"]["maxLength"] = 1
+    assert conv.validate({"r": "ab"}) == {"r": "ab"}
+    assert conv.llm_schema["properties"]["r"]["maxLength"] == 3
+
+
+def test_c12_editing_llm_schema_changes_nothing_else() -> None:
+    src: dict[str, Any] = {"type": "object", "properties": {"s": {"type": "string", "enum": ["a"]}}}
+    conv = json_schema_to_model(src, name="D")
+    conv.llm_schema["properties"]["s"]["enum"].append("b")
+    assert src["properties"]["s"]["enum"] == ["a"]
+    with pytest.raises(ArgsValidationError):
+        conv.validate({"s": "b"})
+    with pytest.raises(ArgsValidationError):
+        json_schema_to_model(src, name="D").validate({"s": "b"})
