@@ -241,7 +241,11 @@ class Conversion:
 
     def payload(self, instance: BaseModel) -> dict[str, Any]:
         """The exact wire payload for a validated model instance (original names, nothing added)."""
-        if isinstance(instance, ArgsModel) and instance._wire_payload is not None:
+        if (
+            isinstance(instance, ArgsModel)
+            and instance._wire_payload is not None
+            and instance._wire_owner == id(instance)  # not a model_copy(update=...) of it
+        ):
             return instance.wire_payload()
         dumped = instance.model_dump(mode="json", by_alias=True, exclude_unset=True)
         return self.validate(dumped)

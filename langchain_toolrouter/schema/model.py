@@ -41,17 +41,36 @@ _MAX_DEPTH = 12
 class _View(BaseModel):
     """Base of nested object models: a typed view only (the gate runs at the top level)."""
 
-    model_config = ConfigDict(extra="allow", protected_namespaces=(), populate_by_name=False)
+    model_config = ConfigDict(
+        extra="allow", protected_namespaces=(), populate_by_name=False, frozen=True
+    )
 
 
 class ArgsModel(BaseModel):
-    """Base of every generated args model; see the module docstring for the contract."""
+    """Base of every generated args model; see the module docstring for the contract.
 
-    model_config = ConfigDict(extra="allow", protected_namespaces=(), populate_by_name=False)
+    Instances are frozen (the wire payload is the validated input, so an edited instance would
+    send stale values); ``model_copy(update=...)`` copies are re-validated from their fields.
+    Keyword construction takes Python attribute names (``M(from_=2)``) and sends the original
+    property name (``"from"``).
+    """
+
+    model_config = ConfigDict(
+        extra="allow", protected_namespaces=(), populate_by_name=False, frozen=True
+    )
 
     __toolrouter_gate__: ClassVar[Callable[[Any], dict[str, Any]]]
     __toolrouter_llm_schema__: ClassVar[dict[str, Any]]
     _wire_payload: dict[str, Any] | None = PrivateAttr(default=None)
+    _wire_owner: int = PrivateAttr(default=0)  # id() of the instance the payload belongs to
+
+    def __init__(self, /, **data: Any) -> None:
+        fields = type(self).model_fields
+        aliases = {f.alias for f in fields.values() if f.alias}
+        renamed = {attr: f.alias for attr, f in fields.items() if f.alias and f.alias != attr}
+        super().__init__(
+            **{(renamed[k] if k in renamed and k not in aliases else k): v for k, v in data.items()}
+        )
 
     @model_validator(mode="wrap")
     @classmethod
@@ -66,6 +85,7 @@ class ArgsModel(BaseModel):
             # (e.g. 1.0 for an integer enum): keep the raw values as the view.
             instance = cls.model_construct(**payload)
         instance._wire_payload = payload
+        instance._wire_owner = id(instance)
         return instance
 
     @classmethod
@@ -75,7 +95,7 @@ class ArgsModel(BaseModel):
 
     def wire_payload(self) -> dict[str, Any]:
         """A deep copy of the exact arguments this instance was validated from."""
-        if self._wire_payload is None:
+        if self._wire_payload is None or self._wire_owner != id(self):
             raise ValueError(
                 f"{type(self).__name__} was not built by model_validate, so it has no wire "
                 "payload; validate the arguments with Model.model_validate(args)"

@@ -362,6 +362,7 @@ class _Normalizer:
         else:
             node = self.node(raw, "", None)
             root = dict(node) if isinstance(node, dict) else {}  # never the caller's own dict
+            self.refs = [(root if n is node else n, src) for n, src in self.refs]
             self.fix_root_type(root)
         self.rewrite_refs(root)
         return Normalized(

@@ -273,3 +273,23 @@ def test_c12_editing_llm_schema_changes_nothing_else() -> None:
         conv.validate({"s": "b"})
     with pytest.raises(ArgsValidationError):
         json_schema_to_model(src, name="D").validate({"s": "b"})
+
+
+def test_c13_model_instances_never_send_stale_or_python_names() -> None:
+    from pydantic import ValidationError
+
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "string"}, "from": {"type": "integer"}},
+    }
+    conv = json_schema_to_model(schema, name="m")
+    model: Any = conv.model
+    m = model.model_validate({"a": "x"})
+    with pytest.raises(ValidationError):
+        m.a = "changed"
+    assert conv.payload(m) == {"a": "x"}
+    assert conv.payload(m.model_copy(update={"a": "copy"})) == {"a": "copy"}
+    assert conv.payload(model(a="kw", from_=2)) == {"a": "kw", "from": 2}
+    assert conv.payload(model(**{"a": "kw", "from": 3})) == {"a": "kw", "from": 3}
+    with pytest.raises(ValidationError):
+        model(a="kw", from_="not an int")
