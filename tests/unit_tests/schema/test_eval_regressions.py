@@ -293,3 +293,45 @@ def test_c13_model_instances_never_send_stale_or_python_names() -> None:
     assert conv.payload(model(**{"a": "kw", "from": 3})) == {"a": "kw", "from": 3}
     with pytest.raises(ValidationError):
         model(a="kw", from_="not an int")
+
+
+C2_CASES = {
+    "allOf": (
+        {
+            "type": "object",
+            "properties": {"a": {"type": "string"}},
+            "allOf": [{"properties": {"b": {"type": "integer"}}}],
+            "unevaluatedProperties": False,
+        },
+        [{"a": "x", "b": 1}, {}],
+        [{"c": 1}, {"a": "x", "c": 1}, {"b": "x"}],
+    ),
+    "ref": (
+        {
+            "$defs": {"base": {"properties": {"id": {"type": "integer"}}}},
+            "type": "object",
+            "$ref": "#/$defs/base",
+            "properties": {"name": {"type": "string"}},
+            "unevaluatedProperties": {"type": "boolean"},
+        },
+        [{"id": 1, "name": "n", "flag": True}],
+        [{"id": 1, "flag": "no"}, {"other": 1}],
+    ),
+    "branch with additionalProperties evaluates all": (
+        {
+            "type": "object",
+            "allOf": [{"additionalProperties": {"type": "integer"}}],
+            "unevaluatedProperties": False,
+        },
+        [{"x": 1}],
+        [{"x": "s"}],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(C2_CASES))
+def test_c2_unevaluated_properties_beside_allof_and_ref(case: str) -> None:
+    schema, accepted, rejected = C2_CASES[case]
+    _agree(schema, accepted, rejected)
+    conv = json_schema_to_model(copy.deepcopy(schema), name="t")
+    assert not any("unevaluated" in e.reason for e in conv.report)
