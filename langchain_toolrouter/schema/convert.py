@@ -184,8 +184,9 @@ class Conversion:
     def validate(self, payload: Mapping[str, Any]) -> dict[str, Any]:
         """Check a call's arguments; return the exact payload to send (a deep copy of them).
 
-        With ``strict_provider="openai"``, the ``null`` placeholders strict mode makes the model
-        send for optional properties are removed first (see ``placeholders``).
+        With ``strict_provider="openai"``, a call the source schema rejects is checked again
+        without the ``null`` placeholders strict mode makes the model send for optional
+        properties (see ``placeholders``); a call it accepts is always sent as given.
 
         Raises:
             ArgsValidationError: the arguments break the schema; ``.errors`` lists each path.
@@ -214,12 +215,19 @@ class Conversion:
                 ],
                 tool=self.name,
             ) from None
-        placeholders = self._core.placeholders
-        if placeholders is not None:
-            copied = placeholders.clean(copied, self.effective_schema)
+        check = self._core.check
         issues: list[Issue] = []
         try:
-            ok = self._core.check(copied, (), issues)
+            ok = check(copied, (), issues)
+            placeholders = self._core.placeholders
+            if not ok and placeholders is not None:
+                # Only a call the source schema rejects can hold strict-mode placeholders: a
+                # call it accepts is sent exactly as given, nulls included.
+                cleaned = placeholders.clean(copied, self.effective_schema)
+                if cleaned is not copied:
+                    issues = []
+                    ok = check(cleaned, (), issues)
+                    copied = cleaned
         except RecursionError:  # a recursive schema deeper than the stack: refuse, never crash
             ok, issues = (
                 False,

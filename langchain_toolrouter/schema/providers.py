@@ -79,6 +79,8 @@ def adapt_for_provider(
 ) -> tuple[dict[str, Any], list[ReportEntry]]:
     """Rewrite the (inlined) model-facing ``schema`` for ``provider``; return it and the changes."""
     adapter = _OpenAI() if provider == "openai" else _Gemini()
+    if provider == "openai":
+        schema = _flatten_root_alternatives(schema, adapter)
     out = adapter.node(schema, "")
     if not isinstance(out, dict):
         out = {"type": "object", "properties": {}}
@@ -105,6 +107,8 @@ class _Adapter:
 
     def children(self, node: dict[str, Any], pointer: str) -> dict[str, Any]:
         """A copy of ``node`` with subschemas adapted, ``oneOf`` as ``anyOf``, ``allOf`` merged."""
+        if isinstance(node.get("allOf"), list):
+            node = self.merge_all_of(node, pointer)
         out: dict[str, Any] = {}
         for key, value in node.items():
             here = join(pointer, key)
@@ -121,35 +125,56 @@ class _Adapter:
                 "approximated", join(pointer, "oneOf"), "oneOf shown as anyOf (no oneOf support)"
             )
             out["anyOf"] = out.get("anyOf", []) + out.pop("oneOf")
-        if "allOf" in out:
-            self.merge_all_of(out, pointer)
         return out
 
-    def merge_all_of(self, out: dict[str, Any], pointer: str) -> None:
-        parts = out.pop("allOf")
+    def merge_all_of(self, node: dict[str, Any], pointer: str) -> dict[str, Any]:
+        """``node`` with its ``allOf`` parts merged in (before adaptation), as an intersection:
+        type lists and enums intersected, properties merged name by name, required united."""
         self.note(
             "approximated",
             join(pointer, "allOf"),
             "allOf merged into one schema (no allOf support)",
         )
-        for part in parts:
-            if not isinstance(part, dict):
-                continue
-            for key, value in part.items():
-                if key == "properties":
-                    out.setdefault("properties", {}).update(value)
-                elif key == "required":
-                    required = list(out.get("required", ()))  # never extend a shared list
-                    required.extend(n for n in value if n not in required)
-                    out["required"] = required
-                elif key not in out:
-                    out[key] = value
-                elif out[key] != value and key not in ("description", "title"):
-                    self.note(
-                        "dropped",
-                        join(pointer, key),
-                        f"conflicting {key!r} in allOf; the first is kept",
-                    )
+        out = {k: v for k, v in node.items() if k != "allOf"}
+        for i, part in enumerate(node["allOf"]):
+            if isinstance(part, dict):
+                out = self.intersect(out, part, join(join(pointer, "allOf"), i))
+        return out
+
+    def intersect(self, a: dict[str, Any], b: dict[str, Any], pointer: str) -> dict[str, Any]:
+        if isinstance(b.get("allOf"), list):
+            b = self.merge_all_of(b, pointer)
+        out = dict(a)
+        for key, value in b.items():
+            if key not in out:
+                out[key] = value
+            elif key == "properties" and isinstance(value, dict):
+                props = dict(out[key])
+                for name, sub in value.items():
+                    mine = props.get(name)
+                    if isinstance(mine, dict) and isinstance(sub, dict):
+                        props[name] = self.intersect(mine, sub, join(join(pointer, key), name))
+                    elif name not in props or mine is True:
+                        props[name] = sub
+                out[key] = props
+            elif key == "required":
+                out[key] = list(dict.fromkeys([*out[key], *value]))
+            elif key == "type":
+                mine = out[key] if isinstance(out[key], list) else [out[key]]
+                theirs = value if isinstance(value, list) else [value]
+                both = [t for t in mine if t in theirs or (t == "integer" and "number" in theirs)]
+                both += [t for t in theirs if t == "integer" and "number" in mine and t not in both]
+                out[key] = both[0] if len(both) == 1 else both
+            elif key == "enum" and isinstance(value, list):
+                out[key] = [v for v in out[key] if any(_same(v, w) for w in value)]
+            elif out[key] != value and key not in ("description", "title"):
+                self.note(
+                    "dropped",
+                    join(pointer, key),
+                    f"conflicting {key!r} in allOf; the first is shown (calls are still checked "
+                    "against both)",
+                )
+        return out
 
     def strip(self, out: dict[str, Any], pointer: str) -> None:
         for key in [k for k in out if k not in self.keep]:
@@ -169,9 +194,20 @@ class _OpenAI(_Adapter):
     provider = "openai strict mode"
 
     def node(self, schema: Any, pointer: str) -> Any:
+        if schema is False:
+            self.note("approximated", pointer, "a schema that accepts nothing shown as null")
+            return {"type": "null"}
         if not isinstance(schema, dict):
-            return schema
+            schema = {}
         out = self.children(schema, pointer)
+        if not out.keys() & _TYPED and "properties" not in out:
+            out["anyOf"] = [dict(t) for t in _ANY_JSON]
+            self.note(
+                "approximated",
+                pointer,
+                "a schema without a type (any JSON value) shown as a string, number, boolean or "
+                "null (strict mode needs a type); calls are still checked against the source",
+            )
         fmt = out.get("format")
         if fmt is not None and not (isinstance(fmt, str) and fmt in _OPENAI_FORMATS):
             del out["format"]
@@ -217,6 +253,40 @@ class _OpenAI(_Adapter):
 
 
 _ANNOTATIONS = frozenset(("title", "description", "default", "examples"))
+_TYPED = frozenset(("type", "anyOf", "enum", "const", "$ref"))
+_ANY_JSON = ({"type": "string"}, {"type": "number"}, {"type": "boolean"}, {"type": "null"})
+
+
+def _same(a: Any, b: Any) -> bool:
+    """JSON equality for enum members (booleans are not numbers)."""
+    return type(a) is type(b) and a == b if isinstance(a, bool) or isinstance(b, bool) else a == b
+
+
+def _flatten_root_alternatives(schema: dict[str, Any], adapter: _Adapter) -> dict[str, Any]:
+    """A root ``anyOf``/``oneOf`` of object branches shown as one object (strict mode needs a
+    plain object root): every branch's properties, required where every branch requires it."""
+    branches = [b for k in ("anyOf", "oneOf") for b in schema.get(k, ()) if isinstance(b, dict)]
+    if not branches:
+        return schema
+    out = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}
+    props = dict(out.get("properties", {}))
+    options: dict[str, list[Any]] = {}
+    for branch in branches:
+        for name, sub in branch.get("properties", {}).items():
+            if name not in props and sub not in options.setdefault(name, []):
+                options[name].append(sub)
+    for name, subs in options.items():
+        props[name] = subs[0] if len(subs) == 1 else {"anyOf": subs}
+    common = set.intersection(*(set(b.get("required", ())) for b in branches))
+    out["properties"] = props
+    out["required"] = list(dict.fromkeys([*out.get("required", ()), *sorted(common)]))
+    adapter.note(
+        "approximated",
+        "/anyOf" if "anyOf" in schema else "/oneOf",
+        "root alternatives shown as one object with every branch's properties (strict mode "
+        "needs a plain object root); calls are still checked against the alternatives",
+    )
+    return out
 
 
 def _nullable(schema: Any) -> Any:

@@ -12,7 +12,11 @@ from typing import Any
 import jsonschema  # type: ignore[import-untyped]  # no stubs in the environment
 import pytest
 
-from langchain_toolrouter.schema import ArgsValidationError, json_schema_to_model
+from langchain_toolrouter.schema import (
+    ArgsValidationError,
+    ConversionOptions,
+    json_schema_to_model,
+)
 
 
 def _oracle(schema: dict[str, Any], value: Any) -> bool:
@@ -335,3 +339,90 @@ def test_c2_unevaluated_properties_beside_allof_and_ref(case: str) -> None:
     _agree(schema, accepted, rejected)
     conv = json_schema_to_model(copy.deepcopy(schema), name="t")
     assert not any("unevaluated" in e.reason for e in conv.report)
+
+
+_OPENAI: dict[str, Any] = {"options": ConversionOptions(strict_provider="openai")}
+
+
+def test_c9_openai_variant_sends_valid_calls_exactly() -> None:
+    nulls_by_branch = {
+        "type": "object",
+        "anyOf": [
+            {"properties": {"x": {"type": "string"}}},
+            {"properties": {"x": {"type": "null"}}, "required": ["x"]},
+        ],
+    }
+    assert _oracle(nulls_by_branch, {"x": None})
+    assert _accepts(nulls_by_branch, {"x": None}, **_OPENAI)  # _accepts checks sent == given
+    not_branches = {
+        "type": "object",
+        "properties": {"a": {"type": ["null", "string"]}},
+        "oneOf": [
+            {"required": ["a"]},
+            {"properties": {"a": {"not": {}}}},
+            {"properties": {"a": {"not": {}}}, "minProperties": 0},
+        ],
+    }
+    assert _oracle(not_branches, {"a": None})
+    assert _accepts(not_branches, {"a": None}, **_OPENAI)
+    optional = {"type": "object", "properties": {"s": {"type": "string"}}}
+    conv = json_schema_to_model(optional, name="t", **_OPENAI)
+    assert conv.validate({"s": None}) == {}  # a placeholder the source rejects is still removed
+
+
+def _strict_props(schema: dict[str, Any]) -> dict[str, Any]:
+    llm = json_schema_to_model(schema, name="t", **_OPENAI).llm_schema
+    assert llm["type"] == "object" and llm["additionalProperties"] is False
+    assert not {"anyOf", "oneOf", "allOf"} & llm.keys()
+    props: dict[str, Any] = llm["properties"]
+    return props
+
+
+def test_c10_openai_allof_merge_intersects() -> None:
+    props = _strict_props(
+        {
+            "type": "object",
+            "allOf": [
+                {"properties": {"a": {"type": "string"}}},
+                {"properties": {"a": {"description": "A"}}},
+            ],
+        }
+    )
+    assert props["a"]["type"] == ["string", "null"] and props["a"]["description"] == "A"
+    props = _strict_props(
+        {
+            "type": "object",
+            "allOf": [
+                {"properties": {"a": {"type": "string", "enum": ["x", "y"]}}},
+                {"properties": {"a": {"enum": ["y", "z"]}}},
+            ],
+        }
+    )
+    assert props["a"]["enum"] == ["y", None]
+    props = _strict_props(
+        {
+            "type": "object",
+            "properties": {"a": {"type": "integer"}},
+            "allOf": [{"properties": {"a": {"minimum": 1}}}],
+        }
+    )
+    assert props["a"] == {"type": ["integer", "null"], "minimum": 1}
+
+
+def test_c11_openai_every_property_has_a_type_and_the_root_is_plain() -> None:
+    props = _strict_props(
+        {"type": "object", "properties": {"v": {"description": "any value"}, "t": True}}
+    )
+    for name in ("v", "t"):
+        assert {b["type"] for b in props[name]["anyOf"]} == {"string", "number", "boolean", "null"}
+    assert props["v"]["description"] == "any value"
+    props = _strict_props(
+        {
+            "type": "object",
+            "oneOf": [
+                {"properties": {"k": {"const": "a"}}, "required": ["k"]},
+                {"properties": {"k": {"const": "b"}}, "required": ["k"]},
+            ],
+        }
+    )
+    assert props["k"] == {"anyOf": [{"const": "a"}, {"const": "b"}]}
