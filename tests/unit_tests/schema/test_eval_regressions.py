@@ -372,7 +372,8 @@ def test_c9_openai_variant_sends_valid_calls_exactly() -> None:
 
 def _strict_props(schema: dict[str, Any]) -> dict[str, Any]:
     llm = json_schema_to_model(schema, name="t", **_OPENAI).llm_schema
-    assert llm["type"] == "object" and llm["additionalProperties"] is False
+    assert llm["type"] == "object"
+    assert llm["additionalProperties"] is False
     assert not {"anyOf", "oneOf", "allOf"} & llm.keys()
     props: dict[str, Any] = llm["properties"]
     return props
@@ -388,7 +389,8 @@ def test_c10_openai_allof_merge_intersects() -> None:
             ],
         }
     )
-    assert props["a"]["type"] == ["string", "null"] and props["a"]["description"] == "A"
+    assert props["a"]["type"] == ["string", "null"]
+    assert props["a"]["description"] == "A"
     props = _strict_props(
         {
             "type": "object",
