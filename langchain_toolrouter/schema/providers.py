@@ -164,17 +164,27 @@ class _Adapter:
                 theirs = value if isinstance(value, list) else [value]
                 both = [t for t in mine if t in theirs or (t == "integer" and "number" in theirs)]
                 both += [t for t in theirs if t == "integer" and "number" in mine and t not in both]
-                out[key] = both[0] if len(both) == 1 else both
-            elif key == "enum" and isinstance(value, list):
-                out[key] = [v for v in out[key] if any(_same(v, w) for w in value)]
+                if both:
+                    out[key] = both[0] if len(both) == 1 else both
+                else:
+                    self.conflict(key, pointer)
+            elif key == "enum" and isinstance(value, list) and isinstance(out[key], list):
+                both = [v for v in out[key] if any(_same(v, w) for w in value)]
+                if both:
+                    out[key] = both
+                else:
+                    self.conflict(key, pointer)
             elif out[key] != value and key not in ("description", "title"):
-                self.note(
-                    "dropped",
-                    join(pointer, key),
-                    f"conflicting {key!r} in allOf; the first is shown (calls are still checked "
-                    "against both)",
-                )
+                self.conflict(key, pointer)
         return out
+
+    def conflict(self, key: str, pointer: str) -> None:
+        self.note(
+            "dropped",
+            join(pointer, key),
+            f"conflicting {key!r} in allOf; the first is shown (calls are still checked against "
+            "both)",
+        )
 
     def strip(self, out: dict[str, Any], pointer: str) -> None:
         for key in [k for k in out if k not in self.keep]:
