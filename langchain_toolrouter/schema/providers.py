@@ -272,6 +272,20 @@ def _same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b if isinstance(a, bool) or isinstance(b, bool) else a == b
 
 
+def _enum_union(subs: list[Any]) -> list[Any] | None:
+    """The values of branch schemas that are only ``enum``/``const``, or None."""
+    values: list[Any] = []
+    for sub in subs:
+        if not isinstance(sub, dict) or not sub.keys() & {"enum", "const"}:
+            return None
+        if not sub.keys() <= {"enum", "const", "description", "title"}:
+            return None
+        for v in sub.get("enum", [sub.get("const")]) if "enum" in sub else [sub["const"]]:
+            if not any(_same(v, w) for w in values):
+                values.append(v)
+    return values
+
+
 def _flatten_root_alternatives(schema: dict[str, Any], adapter: _Adapter) -> dict[str, Any]:
     """A root ``anyOf``/``oneOf`` of object branches shown as one object (strict mode needs a
     plain object root): every branch's properties, required where every branch requires it."""
@@ -283,10 +297,15 @@ def _flatten_root_alternatives(schema: dict[str, Any], adapter: _Adapter) -> dic
     options: dict[str, list[Any]] = {}
     for branch in branches:
         for name, sub in branch.get("properties", {}).items():
-            if name not in props and sub not in options.setdefault(name, []):
+            if sub not in options.setdefault(name, []):
                 options[name].append(sub)
     for name, subs in options.items():
-        props[name] = subs[0] if len(subs) == 1 else {"anyOf": subs}
+        values = _enum_union(subs)
+        if values is not None:  # discriminators: one enum of every branch's values
+            base = props.get(name)
+            props[name] = {**(base if isinstance(base, dict) else {}), "enum": values}
+        elif name not in props:
+            props[name] = subs[0] if len(subs) == 1 else {"anyOf": subs}
     common = set.intersection(*(set(b.get("required", ())) for b in branches))
     out["properties"] = props
     out["required"] = list(dict.fromkeys([*out.get("required", ()), *sorted(common)]))

@@ -427,4 +427,4 @@ def test_c11_openai_every_property_has_a_type_and_the_root_is_plain() -> None:
             ],
         }
     )
-    assert props["k"] == {"anyOf": [{"const": "a"}, {"const": "b"}]}
+    assert props["k"] == {"enum": ["a", "b"]}
