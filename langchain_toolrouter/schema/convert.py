@@ -2,10 +2,12 @@
 
 Pipeline, each step its own module, each run at most once per distinct schema and options:
 
-1. ``normalize`` (eager, cheap): the source schema read as standard 2020-12 JSON Schema (the
-   *effective* schema), with a report entry for every non-standard form it had to interpret.
+1. ``normalize`` (eager, cheap): a private copy of the source schema (``marshal.loads`` of its
+   cache key) read as standard 2020-12 JSON Schema (the *effective* schema), with a report
+   entry for every non-standard form it had to interpret.
 2. ``llm`` (+ ``providers``) on first ``.llm_schema``/``.report``: the model-facing schema.
-3. ``validator`` on first ``.validate``: the effective schema compiled to closures.
+3. ``validator`` on first ``.validate``: the schema as it was at conversion time (re-read
+   from the cache key) normalized and compiled to closures.
 4. ``model`` on first ``.model``: the pydantic view, gated by the same validator.
 
 Calls are validated by the compiled validator and the payload sent is a deep copy of the
@@ -13,8 +15,9 @@ caller's own JSON, so it equals what was given; pydantic never coerces what goes
 
 Caching (``cache``): the same schema object is found by identity, an equal schema from another
 session by a serialization of its content; both map to one shared :class:`ConversionCore`, and
-each tool name gets its own light :class:`Conversion` over it. Schemas are treated as immutable
-once converted (standard subtrees are shared with the caller's schema, not copied).
+each tool name gets its own light :class:`Conversion` over it. Nothing is shared with the
+caller's schema: editing it (or a returned ``llm_schema``) never changes what is validated, and
+an identity hit counts only while the schema still equals what was converted.
 """
 
 from __future__ import annotations
