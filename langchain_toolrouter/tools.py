@@ -18,6 +18,7 @@ import inspect
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
+from types import FunctionType, MethodType
 from typing import Annotated, Any, Literal, Protocol, cast
 
 from langchain_core.messages import ToolMessage
@@ -117,6 +118,8 @@ class CallableExecutor:
     `ToolException` reports an error to the model; any other exception propagates.
     """
 
+    __slots__ = ("_afunc", "_func")
+
     def __init__(
         self, func: SyncExecutorFn | None = None, afunc: AsyncExecutorFn | None = None
     ) -> None:
@@ -146,7 +149,12 @@ class CallableExecutor:
 
 def _resolve_executor(executor: object, aexecutor: AsyncExecutorFn | None) -> ToolExecutor:
     """A `ToolExecutor` from what `from_schema` was given."""
-    if hasattr(executor, "execute") and hasattr(executor, "aexecute"):
+    func = executor.__func__ if type(executor) is MethodType else executor
+    if type(func) is FunctionType:  # what `hasattr` finds on it: its `__dict__` (no raise)
+        is_executor = "execute" in func.__dict__ and "aexecute" in func.__dict__
+    else:
+        is_executor = hasattr(executor, "execute") and hasattr(executor, "aexecute")
+    if is_executor:
         return cast("ToolExecutor", executor)
     if _is_async_callable(executor):
         if aexecutor is not None:
@@ -166,6 +174,15 @@ def _as_outcome(value: Any) -> ToolOutcome:
 
 
 def _is_async_callable(obj: Any) -> bool:
+    # A plain function, or a bound method of one: read what `inspect.iscoroutinefunction`
+    # reads (the code flag, or the marker `inspect.markcoroutinefunction` puts in the
+    # function's `__dict__`) without its generic unwrapping, a few us per tool; their
+    # `__call__` is a method-wrapper, never async.
+    func = obj.__func__ if type(obj) is MethodType else obj
+    if type(func) is FunctionType:
+        return bool(func.__code__.co_flags & inspect.CO_COROUTINE) or (
+            "_is_coroutine_marker" in func.__dict__ and inspect.iscoroutinefunction(func)
+        )
     return inspect.iscoroutinefunction(obj) or inspect.iscoroutinefunction(
         getattr(obj, "__call__", None)  # noqa: B004 - looking for an async __call__
     )
@@ -250,7 +267,7 @@ class ToolRouterTool(BaseTool):
 
     def __init__(self, **kwargs: Any) -> None:
         schema = kwargs.get("input_json_schema")
-        if schema is None or not isinstance(schema, Mapping):
+        if type(schema) is not dict and not isinstance(schema, Mapping):
             msg = (
                 "ToolRouterTool needs input_json_schema, the tool's input JSON Schema as a dict, "
                 f"got {type(schema).__name__}"
@@ -261,8 +278,23 @@ class ToolRouterTool(BaseTool):
             schema, name=str(kwargs.get("slug") or kwargs.get("name")), options=options
         )
         kwargs.setdefault("args_schema", conversion.llm_schema)
+        if type(self) is ToolRouterTool and _fast_init(self, kwargs, conversion):
+            return
         super().__init__(**kwargs)
-        self._conversion = conversion
+        self.__pydantic_private__["_conversion"] = conversion  # type: ignore[index]
+
+    @property
+    def _injected_args_keys(self) -> frozenset[str]:
+        """No argument is ever injected: `_run`/`_arun` take only `**kwargs`.
+
+        LangChain computes this per tool instance (on the first call) from the type hints of
+        `_run`, a few hundred us each; with our own `_run`/`_arun` the answer is always
+        empty. A subclass that overrides either gets LangChain's inspection.
+        """
+        cls = type(self)
+        if cls._run is ToolRouterTool._run and cls._arun is ToolRouterTool._arun:
+            return _NO_INJECTED_ARGS
+        return BaseTool._injected_args_keys.func(self)  # type: ignore[attr-defined,no-any-return]
 
     @classmethod
     def from_schema(
@@ -423,6 +455,107 @@ class ToolRouterTool(BaseTool):
         from langchain_toolrouter._display import tools_html
 
         return tools_html([self])
+
+
+_NO_INJECTED_ARGS: frozenset[str] = frozenset()
+
+_FAST_ARGS = frozenset(
+    {
+        *("name", "slug", "description", "input_json_schema", "args_schema", "executor"),
+        *("schema_options", "metadata", "max_content_chars", "handle_tool_error"),
+    }
+)
+"""The arguments `from_schema` and sessions give: the only ones `_fast_init` takes."""
+
+
+class _InitPlan:
+    """What `_fast_init` needs to know about `ToolRouterTool`'s pydantic fields, once."""
+
+    def __init__(self) -> None:
+        self.usable = False
+        decorators = ToolRouterTool.__pydantic_decorators__
+        if any(
+            (
+                *(decorators.validators, decorators.field_validators),
+                *(decorators.root_validators, decorators.model_validators),
+                decorators.computed_fields,
+            )
+        ):
+            return
+        # Field order with each default; the fields without a usable one must be given.
+        self.defaults: dict[str, Any] = {}
+        required = set()
+        for name, info in ToolRouterTool.model_fields.items():
+            if info.alias is not None or info.validation_alias is not None:
+                return
+            if info.is_required() or info.default_factory is not None:
+                required.add(name)
+                self.defaults[name] = None
+            elif info.default is None or type(info.default) in (bool, int, str):
+                self.defaults[name] = info.default
+            else:  # a mutable default pydantic would copy
+                return
+        self.required = frozenset(required)
+        if not required.issubset(_FAST_ARGS) or not _FAST_ARGS.issubset(self.defaults):
+            return
+        self.private: dict[str, Any] = {}
+        for name, attr in ToolRouterTool.__private_attributes__.items():
+            default = attr.get_default()
+            if default is not None:
+                return
+            self.private[name] = None
+        self.usable = True
+
+
+_PLAN: _InitPlan | None = None
+
+
+def _fast_init(tool: ToolRouterTool, kwargs: dict[str, Any], conversion: Conversion) -> bool:
+    """Set up `tool` as pydantic's `__init__` would from `kwargs`, without running its
+    validator (most of the cost of building a tool). Returns `False`, having done nothing,
+    unless every argument is one `from_schema` and sessions give, each with a value that
+    validation keeps as is: exact `str`s, a positive `int`, dicts with `str` keys (which
+    validation copies, as done here); `executor`, `schema_options` and `handle_tool_error`
+    are not validated at all.
+
+    The instance state is what pydantic builds: `__dict__` in field order with the defaults,
+    `__pydantic_fields_set__`, no extra, private attributes at their defaults plus the
+    conversion. `tests/unit_tests/langchain/test_tools.py` compares both paths.
+    """
+    global _PLAN  # noqa: PLW0603 - computed on first use (the class must exist)
+    plan = _PLAN
+    if plan is None:
+        plan = _PLAN = _InitPlan()
+    keys = kwargs.keys()
+    if not plan.usable or not (keys <= _FAST_ARGS and keys >= plan.required):
+        return False
+    schema = kwargs["input_json_schema"]
+    metadata = kwargs.get("metadata")
+    size = kwargs.get("max_content_chars", 1)
+    if not (
+        type(kwargs["name"]) is str
+        and type(kwargs["slug"]) is str
+        and type(kwargs["description"]) is str
+        and type(kwargs["args_schema"]) is dict
+        and type(schema) is dict
+        and all(type(key) is str for key in schema)
+        and (metadata is None or (type(metadata) is dict and all(type(k) is str for k in metadata)))
+        and type(size) is int
+        and size > 0
+    ):
+        return False
+    values = plan.defaults.copy()
+    values.update(kwargs)  # existing keys keep their place: field order
+    values["input_json_schema"] = dict(schema)
+    if metadata is not None:
+        values["metadata"] = dict(metadata)
+    object.__setattr__(tool, "__dict__", values)
+    object.__setattr__(tool, "__pydantic_fields_set__", set(keys))
+    object.__setattr__(tool, "__pydantic_extra__", None)
+    private = plan.private.copy()
+    private["_conversion"] = conversion
+    object.__setattr__(tool, "__pydantic_private__", private)
+    return True
 
 
 def _only_kwargs(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:

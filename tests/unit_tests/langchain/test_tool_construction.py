@@ -1,0 +1,262 @@
+"""Building a `ToolRouterTool` fast: the state it gets is exactly what pydantic's validation
+would give, values validation would change or refuse still go through it, and the shortcuts
+around LangChain's introspection give LangChain's answers."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Annotated, Any
+
+import pytest
+from langchain_core.tools import InjectedToolArg
+from pydantic import ValidationError
+
+from langchain_toolrouter import tools as tools_module
+from langchain_toolrouter.schema import ConversionOptions
+from langchain_toolrouter.tools import CallableExecutor, ToolRouterTool
+
+SCHEMA = {
+    "type": "object",
+    "properties": {"q": {"type": "string"}, "from": {"type": "integer"}},
+    "required": ["q"],
+}
+
+
+def echo(payload: dict[str, Any]) -> Any:
+    return payload
+
+
+async def aecho(payload: dict[str, Any]) -> Any:
+    return payload
+
+
+EXECUTOR = CallableExecutor(func=echo)
+
+
+def _session_kwargs() -> dict[str, Any]:
+    return {
+        "name": "GITHUB_STAR",
+        "slug": "GITHUB_STAR",
+        "description": "Star a repository.",
+        "input_json_schema": dict(SCHEMA),
+        "executor": EXECUTOR,
+        "metadata": {"slug": "GITHUB_STAR", "toolkit": "github", "tags": ["x"]},
+        "schema_options": ConversionOptions(strict_provider="openai"),
+        "max_content_chars": 500,
+        "handle_tool_error": False,
+    }
+
+
+def _state(tool: ToolRouterTool) -> dict[str, Any]:
+    private = dict(tool.__pydantic_private__ or {})
+    return {
+        "dict": dict(tool.__dict__),
+        "order": list(tool.__dict__),
+        "fields_set": set(tool.__pydantic_fields_set__),
+        "extra": tool.__pydantic_extra__,
+        "private": sorted(private),
+        "memo": private.get("_tool_call_schema_memo"),
+        "repr_args": list(tool.__repr_args__()),
+        "dump": tool.model_dump(),
+    }
+
+
+KWARGS = [
+    pytest.param(_session_kwargs, id="session"),
+    pytest.param(
+        lambda: {k: v for k, v in _session_kwargs().items() if k != "metadata"}, id="no-metadata"
+    ),
+    pytest.param(lambda: {**_session_kwargs(), "metadata": None, "description": ""}, id="empty"),
+]
+
+
+@pytest.mark.parametrize("make", KWARGS)
+def test_fast_construction_is_the_validated_state(make: Any) -> None:
+    taken: list[bool] = []
+    fast_init = tools_module._fast_init
+
+    def spy(*args: Any) -> bool:
+        taken.append(fast_init(*args))
+        return taken[-1]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tools_module, "_fast_init", spy)
+        fast = ToolRouterTool(**make())
+    assert taken == [True]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tools_module, "_fast_init", lambda *_: False)
+        slow = ToolRouterTool(**make())
+    assert _state(fast) == _state(slow)
+    assert fast.conversion is slow.conversion  # the same schema: one cached conversion
+    assert fast.tool_call_schema == slow.tool_call_schema
+
+
+def test_fast_construction_copies_dicts_as_validation_does() -> None:
+    kwargs = _session_kwargs()
+    tool = ToolRouterTool(**kwargs)
+    assert tool.input_json_schema == kwargs["input_json_schema"]
+    assert tool.input_json_schema is not kwargs["input_json_schema"]
+    assert tool.metadata == kwargs["metadata"]
+    assert tool.metadata is not kwargs["metadata"]
+    kwargs["metadata"]["toolkit"] = "changed"
+    assert tool.metadata == {"slug": "GITHUB_STAR", "toolkit": "github", "tags": ["x"]}
+
+
+def test_from_schema_builds_the_same_tool_either_way() -> None:
+    fast = ToolRouterTool.from_schema("T", "d", SCHEMA, echo, metadata={"a": 1})
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tools_module, "_fast_init", lambda *_: False)
+        slow = ToolRouterTool.from_schema("T", "d", SCHEMA, echo, metadata={"a": 1})
+    slow_state, fast_state = _state(slow), _state(fast)
+    assert type(slow.executor) is type(fast.executor)
+    for state in (slow_state, fast_state):  # two CallableExecutors of the same function
+        del state["dict"]["executor"]
+        state["repr_args"] = [(k, v) for k, v in state["repr_args"] if k != "executor"]
+    assert fast_state == slow_state
+    assert fast.invoke({"q": "hi"}) == slow.invoke({"q": "hi"})
+
+
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        ({"max_content_chars": 0}, "greater than 0"),
+        ({"max_content_chars": "many"}, "valid integer"),
+        ({"name": 7}, "valid string"),
+        ({"description": None}, "valid string"),
+        ({"metadata": {1: "x"}}, "valid string"),
+        ({"metadata": ["not", "a", "dict"]}, "valid dictionary"),
+    ],
+)
+def test_values_validation_refuses_are_still_refused(change: dict[str, Any], error: str) -> None:
+    with pytest.raises(ValidationError, match=error):
+        ToolRouterTool(**{**_session_kwargs(), **change})
+
+
+def test_values_validation_converts_are_still_converted() -> None:
+    class Name(str):
+        pass
+
+    tool = ToolRouterTool(**{**_session_kwargs(), "name": Name("N"), "max_content_chars": 7.0})
+    assert type(tool.name) is str
+    assert tool.name == "N"
+    assert type(tool.max_content_chars) is int
+    assert tool.max_content_chars == 7
+
+
+def test_other_arguments_and_subclasses_are_validated() -> None:
+    tool = ToolRouterTool(**_session_kwargs(), tags=["a"], return_direct=True)
+    assert (tool.tags, tool.return_direct) == (["a"], True)
+    assert {"tags", "return_direct"} <= tool.model_fields_set
+
+    class Sub(ToolRouterTool):
+        extra_field: int = 3
+
+    sub = Sub(**_session_kwargs())
+    assert sub.extra_field == 3
+    assert sub.invoke({"q": "hi"}) == '{"q":"hi"}'
+
+
+def test_a_fast_built_tool_tracks_reassignment_like_any_tool() -> None:
+    tool = ToolRouterTool(**_session_kwargs())
+    first = tool.tool_call_schema
+    tool.description = "Something else."
+    assert first != tool.tool_call_schema
+    assert tool.tool_call_schema == {**tool.conversion.llm_schema, "description": "Something else."}
+    copy = tool.model_copy(update={"name": "OTHER"})
+    assert (copy.name, copy.conversion) == ("OTHER", tool.conversion)
+
+
+# -- LangChain's introspection ------------------------------------------------------------
+
+
+def test_no_injected_args_without_inspecting_run() -> None:
+    tool = ToolRouterTool.from_schema("T", "d", SCHEMA, echo)
+    assert tool._injected_args_keys == frozenset()
+
+
+class WithInjectedArg(ToolRouterTool):
+    def _run(self, /, *args: Any, user: Annotated[str, InjectedToolArg] = "", **kwargs: Any) -> Any:
+        return super()._run(*args, **kwargs)
+
+
+def test_a_subclass_run_with_injected_args_gets_langchains_answer() -> None:
+    tool = WithInjectedArg(
+        name="T",
+        slug="T",
+        description="d",
+        input_json_schema=SCHEMA,
+        executor=CallableExecutor(echo),
+    )
+    assert tool._injected_args_keys == frozenset({"user"})
+
+
+# -- executors ------------------------------------------------------------------------------
+
+
+class Holder:
+    def sync(self, payload: dict[str, Any]) -> Any:
+        return payload
+
+    async def asynchronous(self, payload: dict[str, Any]) -> Any:
+        return payload
+
+
+class AsyncCall:
+    async def __call__(self, payload: dict[str, Any]) -> Any:
+        return payload
+
+
+class SyncCall:
+    def __call__(self, payload: dict[str, Any]) -> Any:
+        return payload
+
+
+def _inspected(obj: Any) -> bool:
+    """What `_is_async_callable` answered before its shortcut (and still must)."""
+    return inspect.iscoroutinefunction(obj) or inspect.iscoroutinefunction(
+        getattr(obj, "__call__", None)  # noqa: B004
+    )
+
+
+CALLABLES = [
+    echo,
+    aecho,
+    Holder().sync,
+    Holder().asynchronous,
+    AsyncCall(),
+    SyncCall(),
+    functools.partial(aecho),
+    functools.partial(echo),
+    lambda payload: payload,
+    print,
+    staticmethod(aecho).__func__,
+]
+
+
+@pytest.mark.parametrize("obj", CALLABLES)
+def test_async_detection_is_inspects(obj: Any) -> None:
+    assert tools_module._is_async_callable(obj) is _inspected(obj)
+
+
+@pytest.mark.skipif(not hasattr(inspect, "markcoroutinefunction"), reason="Python 3.12+")
+def test_marked_coroutine_functions_are_async() -> None:
+    def marked(payload: dict[str, Any]) -> Any:
+        return aecho(payload)
+
+    inspect.markcoroutinefunction(marked)  # type: ignore[attr-defined,unused-ignore]
+    assert tools_module._is_async_callable(marked) is True
+    assert tools_module._is_async_callable(Holder().sync) is False
+
+
+def test_a_function_with_execute_and_aexecute_is_an_executor_as_before() -> None:
+    def odd(payload: dict[str, Any]) -> Any:
+        return payload
+
+    odd.execute = echo  # type: ignore[attr-defined]
+    odd.aexecute = aecho  # type: ignore[attr-defined]
+    resolved: Any = tools_module._resolve_executor(odd, None)
+    assert resolved is odd
+    assert isinstance(tools_module._resolve_executor(echo, None), CallableExecutor)
+    with pytest.raises(ValueError, match="already async"):
+        tools_module._resolve_executor(Holder().asynchronous, aecho)
