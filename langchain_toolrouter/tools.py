@@ -19,7 +19,7 @@ import re
 from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
 from types import FunctionType, MethodType
-from typing import Annotated, Any, Literal, Protocol, cast
+from typing import Annotated, Any, Literal, Protocol, cast, get_type_hints
 
 from langchain_core.messages import ToolMessage
 from langchain_core.runnables import RunnableConfig
@@ -458,6 +458,24 @@ class ToolRouterTool(BaseTool):
 
 
 _NO_INJECTED_ARGS: frozenset[str] = frozenset()
+
+
+def _resolve_run_introspection() -> None:
+    """Give `_run`/`_arun` their resolved annotations and signature, once.
+
+    At every call LangChain's `run`/`arun` looks at the signature of `_run` (or `_arun`)
+    for `run_manager` and at its type hints for a `RunnableConfig` parameter. Under
+    `from __future__ import annotations` the hints are strings compiled and evaluated anew
+    each time, and the bound method is a new object, so nothing is cached: about half of
+    a call's overhead. The answers (no such parameter) stay the same; only the work goes.
+    """
+    for method in (ToolRouterTool._run, ToolRouterTool._arun):
+        target = cast("Any", method)
+        target.__annotations__ = get_type_hints(method)
+        target.__signature__ = inspect.signature(method)
+
+
+_resolve_run_introspection()
 
 _FAST_ARGS = frozenset(
     {

@@ -4,11 +4,14 @@ around LangChain's introspection give LangChain's answers."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import inspect
-from typing import Annotated, Any
+from typing import Annotated, Any, get_type_hints
 
 import pytest
+from langchain_core.callbacks import CallbackManagerForToolRun
+from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import InjectedToolArg
 from pydantic import ValidationError
 
@@ -260,3 +263,53 @@ def test_a_function_with_execute_and_aexecute_is_an_executor_as_before() -> None
     assert isinstance(tools_module._resolve_executor(echo, None), CallableExecutor)
     with pytest.raises(ValueError, match="already async"):
         tools_module._resolve_executor(Holder().asynchronous, aecho)
+
+
+def test_run_introspection_answers_are_langchains() -> None:
+    """`_run`/`_arun` carry a resolved signature: LangChain still finds no `run_manager`
+    and no `RunnableConfig` parameter, and a subclass declaring them still gets them."""
+    from langchain_core.tools.base import _get_runnable_config_param
+    from langchain_core.utils._signature import _signature_parameters
+
+    tool = ToolRouterTool.from_schema("T", "d", SCHEMA, echo)
+    for method in (tool._run, tool._arun):
+        parameters = _signature_parameters(method)
+        assert [(p.name, p.kind) for p in parameters.values()] == [
+            ("args", inspect.Parameter.VAR_POSITIONAL),
+            ("kwargs", inspect.Parameter.VAR_KEYWORD),
+        ]
+        assert _get_runnable_config_param(method) is None
+        assert get_type_hints(method) == {"args": Any, "kwargs": Any, "return": Any}
+
+    seen: list[Any] = []
+
+    class WithRunArgs(ToolRouterTool):
+        def _run(
+            self,
+            /,
+            *args: Any,
+            run_manager: CallbackManagerForToolRun | None = None,
+            config: RunnableConfig,
+            **kwargs: Any,
+        ) -> Any:
+            seen.append((run_manager, config))
+            return super()._run(*args, **kwargs)
+
+    sub = WithRunArgs(
+        name="T",
+        slug="T",
+        description="d",
+        input_json_schema=SCHEMA,
+        executor=CallableExecutor(echo),
+    )
+    assert sub.invoke({"q": "hi"}) == '{"q":"hi"}'
+    assert isinstance(seen[0][0], CallbackManagerForToolRun)
+    assert isinstance(seen[0][1], dict)  # the RunnableConfig
+
+
+def test_run_and_arun_with_config_and_tool_call() -> None:
+    tool = ToolRouterTool.from_schema("T", "d", SCHEMA, echo, aexecutor=aecho)
+    call = {"type": "tool_call", "id": "c1", "name": "T", "args": {"q": "hi", "from": 1}}
+    message = tool.invoke(call, config={"tags": ["t"]})
+    amessage = asyncio.run(tool.ainvoke(call, config={"tags": ["t"]}))
+    assert message.content == amessage.content == '{"q":"hi","from":1}'
