@@ -10,6 +10,28 @@ returns exactly the payload to send.
 
 Who runs the call is an executor: the session's (the service, or a local custom tool), or
 any callable given to `ToolRouterTool.from_schema`.
+
+LangChain limitation (langchain-core 1.7, `convert_to_openai_tool`, which `bind_tools` of
+most chat models uses): it passes the tool's `tool_call_schema` through
+`langchain_core.utils.json_schema.dereference_refs`, which takes EVERY dict that has a
+`"$ref"` key for a JSON Schema reference, whatever its position. So:
+
+* a property literally named `$ref` (at any depth: `{"properties": {"$ref": {...}}}`) makes
+  it read the property's schema as the reference and fail with
+  `TypeError: unhashable type: 'dict'` (`ref_path in processed_refs`);
+* a `default`/`const`/`enum`/`examples` value that is an object with a `"$ref"` key fails
+  with `KeyError: "Reference '...' not found."`, or is replaced by what the pointer names;
+* a recursive schema (our `llm_schema` keeps `$defs` and `$ref` there) is inlined until a
+  reference would repeat, and that one becomes `{}` (anything); `$defs` are dropped.
+
+The tool itself is right in all three cases (`tool_call_schema` keeps every name, calls are
+validated and sent exactly); only LangChain's conversion is wrong, and a tool cannot avoid
+it without changing the names the model sees (dict views that hide the key from `in` would
+break that key's lookups for every other reader). Workaround: bind the tool already in
+OpenAI's format, which `convert_to_openai_tool` passes through unchanged:
+`{"type": "function", "function": {"name": tool.name, "description": tool.description,
+"parameters": tool.tool_call_schema}}`. `test_tool_construction.py` pins both the failure
+(a strict xfail, so a LangChain fix shows) and the workaround.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ import pytest
 from langchain_core.callbacks import CallbackManagerForToolRun
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import InjectedToolArg
+from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ValidationError
 
 from langchain_toolrouter import tools as tools_module
@@ -313,3 +314,59 @@ def test_run_and_arun_with_config_and_tool_call() -> None:
     message = tool.invoke(call, config={"tags": ["t"]})
     amessage = asyncio.run(tool.ainvoke(call, config={"tags": ["t"]}))
     assert message.content == amessage.content == '{"q":"hi","from":1}'
+
+
+# -- a property named `$ref` ----------------------------------------------------------------
+
+DOLLAR_REF = {
+    "type": "object",
+    "properties": {
+        "$ref": {"type": "string"},
+        "inner": {"type": "object", "properties": {"$ref": {"type": "integer"}}},
+    },
+    "required": ["$ref"],
+}
+
+
+def test_a_property_named_dollar_ref_is_kept_and_sent_exactly() -> None:
+    sent: list[dict[str, Any]] = []
+
+    def record(payload: dict[str, Any]) -> Any:
+        sent.append(payload)
+        return {}
+
+    tool = ToolRouterTool.from_schema("T", "d", DOLLAR_REF, record)
+    schema = tool.tool_call_schema
+    assert isinstance(schema, dict)
+    assert list(schema["properties"]) == ["$ref", "inner"]
+    assert "$ref" in schema["properties"]["inner"]["properties"]
+    assert schema["required"] == ["$ref"]
+    tool.invoke({"$ref": "main", "inner": {"$ref": 3}})
+    assert sent == [{"$ref": "main", "inner": {"$ref": 3}}]
+
+
+def test_the_openai_format_workaround_keeps_dollar_ref() -> None:
+    """What tools.py's docstring gives for LangChain's `$ref` limitation."""
+    tool = ToolRouterTool.from_schema("T", "d", DOLLAR_REF, echo)
+    formatted = {
+        "type": "function",
+        "function": {
+            "name": tool.name,
+            "description": tool.description,
+            "parameters": tool.tool_call_schema,
+        },
+    }
+    parameters = convert_to_openai_tool(formatted)["function"]["parameters"]
+    assert parameters == tool.tool_call_schema
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=TypeError,
+    reason="langchain-core's dereference_refs reads a property named $ref as a reference "
+    "(unhashable type: 'dict'); see tools.py's docstring",
+)
+def test_langchain_converts_a_property_named_dollar_ref() -> None:
+    tool = ToolRouterTool.from_schema("T", "d", DOLLAR_REF, echo)
+    parameters = convert_to_openai_tool(tool)["function"]["parameters"]
+    assert list(parameters["properties"]) == ["$ref", "inner"]
