@@ -513,6 +513,11 @@ class _InitPlan:
 
     def __init__(self) -> None:
         self.usable = False
+        post_init = getattr(ToolRouterTool.model_post_init, "__qualname__", None)
+        if post_init != "init_private_attributes" or ToolRouterTool.model_config.get(
+            "extra", "ignore"
+        ) not in ("ignore", None):
+            return  # an own model_post_init, or extra fields pydantic would keep
         decorators = ToolRouterTool.__pydantic_decorators__
         if any(
             (
@@ -573,10 +578,10 @@ def _fast_init(tool: ToolRouterTool, kwargs: dict[str, Any], conversion: Convers
     metadata = kwargs.get("metadata")
     size = kwargs.get("max_content_chars", 1)
     if not (
-        type(kwargs["name"]) is str
-        and type(kwargs["slug"]) is str
-        and type(kwargs["description"]) is str
-        and type(kwargs["args_schema"]) is dict
+        type(kwargs.get("name")) is str
+        and type(kwargs.get("slug")) is str
+        and type(kwargs.get("description", "")) is str
+        and type(kwargs.get("args_schema")) is dict
         and type(schema) is dict
         and all(type(key) is str for key in schema)
         and (metadata is None or (type(metadata) is dict and all(type(k) is str for k in metadata)))
