@@ -554,6 +554,8 @@ class _InitPlan:
 
 _PLAN: _InitPlan | None = None
 
+_STR_ONLY = frozenset((str,))
+
 
 def _fast_init(tool: ToolRouterTool, kwargs: dict[str, Any], conversion: Conversion) -> bool:
     """Set up `tool` as pydantic's `__init__` would from `kwargs`, without running its
@@ -583,8 +585,8 @@ def _fast_init(tool: ToolRouterTool, kwargs: dict[str, Any], conversion: Convers
         and type(kwargs.get("description", "")) is str
         and type(kwargs.get("args_schema")) is dict
         and type(schema) is dict
-        and all(type(key) is str for key in schema)
-        and (metadata is None or (type(metadata) is dict and all(type(k) is str for k in metadata)))
+        and {*map(type, schema)} <= _STR_ONLY  # keys exactly `str`
+        and (metadata is None or (type(metadata) is dict and {*map(type, metadata)} <= _STR_ONLY))
         and type(size) is int
         and size > 0
     ):
