@@ -27,6 +27,7 @@ __all__ = [
     "Toolkit",
     "default_catalog",
     "format_validation_error",
+    "tool_factory",
 ]
 
 #: Hint tags a session can filter on (the service's Tag enum).
@@ -199,6 +200,29 @@ class Toolkit:
     def managed_auth_schemes(self) -> list[str]:
         """`composio_managed_auth_schemes` of the toolkit listing."""
         return [] if self.no_auth else [self.auth_scheme]
+
+
+def tool_factory(toolkit: str, *, scopes: tuple[str, ...] = ()) -> Callable[..., CatalogTool]:
+    """A short constructor for one toolkit's tools: ``tool(slug, name, description, model, run, *tags)``.
+
+    Every toolkit module builds its tools the same way; only the toolkit slug and its scopes differ.
+    """
+
+    def tool(
+        slug: str, name: str, description: str, model: type[BaseModel], run: Any, *tags: str
+    ) -> CatalogTool:
+        return CatalogTool(
+            slug=slug,
+            name=name,
+            description=description,
+            toolkit=toolkit,
+            args_model=model,
+            run=run,
+            tags=tags,
+            scopes=scopes,
+        )
+
+    return tool
 
 
 class Catalog:

@@ -9,11 +9,11 @@ from typing import Any, Literal
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from langchain_toolrouter.emulator.catalog import (
-    CatalogTool,
     ProxyRoute,
     ToolContext,
     ToolFailure,
     Toolkit,
+    tool_factory,
 )
 
 __all__ = ["TOOLKIT"]
@@ -151,19 +151,7 @@ def delete_event(ctx: ToolContext, args: DeleteEventArgs) -> dict[str, Any]:
     return {"deleted": True, "event_id": args.event_id}
 
 
-def _tool(
-    slug: str, name: str, description: str, model: type[BaseModel], run: Any, *tags: str
-) -> CatalogTool:
-    return CatalogTool(
-        slug=slug,
-        name=name,
-        description=description,
-        toolkit=SLUG,
-        args_model=model,
-        run=run,
-        tags=tags,
-        scopes=("https://www.googleapis.com/auth/calendar",),
-    )
+_tool = tool_factory(SLUG, scopes=("https://www.googleapis.com/auth/calendar",))
 
 
 TOOLS = (

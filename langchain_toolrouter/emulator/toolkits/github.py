@@ -12,11 +12,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from langchain_toolrouter.emulator.catalog import (
-    CatalogTool,
     ProxyRoute,
     ToolContext,
     ToolFailure,
     Toolkit,
+    tool_factory,
 )
 
 __all__ = ["TOOLKIT"]
@@ -309,19 +309,7 @@ def list_comments(ctx: ToolContext, args: ListCommentsArgs) -> dict[str, Any]:
     return {"comments": _page(comments, args), "total_count": len(comments)}
 
 
-def _tool(
-    slug: str, name: str, description: str, model: type[BaseModel], run: Any, *tags: str
-) -> CatalogTool:
-    return CatalogTool(
-        slug=slug,
-        name=name,
-        description=description,
-        toolkit=SLUG,
-        args_model=model,
-        run=run,
-        tags=tags,
-        scopes=("repo",),
-    )
+_tool = tool_factory(SLUG, scopes=("repo",))
 
 
 TOOLS = (

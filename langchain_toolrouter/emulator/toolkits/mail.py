@@ -13,11 +13,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from langchain_toolrouter.emulator.catalog import (
-    CatalogTool,
     ProxyRoute,
     ToolContext,
     ToolFailure,
     Toolkit,
+    tool_factory,
 )
 
 __all__ = ["TOOLKIT"]
@@ -209,19 +209,7 @@ def fetch_message(ctx: ToolContext, args: FetchMessageArgs) -> dict[str, Any]:
     )
 
 
-def _tool(
-    slug: str, name: str, description: str, model: type[BaseModel], run: Any, *tags: str
-) -> CatalogTool:
-    return CatalogTool(
-        slug=slug,
-        name=name,
-        description=description,
-        toolkit=SLUG,
-        args_model=model,
-        run=run,
-        tags=tags,
-        scopes=("https://www.googleapis.com/auth/gmail.modify",),
-    )
+_tool = tool_factory(SLUG, scopes=("https://www.googleapis.com/auth/gmail.modify",))
 
 
 TOOLS = (

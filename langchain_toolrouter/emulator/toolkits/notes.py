@@ -8,11 +8,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from langchain_toolrouter.emulator.catalog import (
-    CatalogTool,
     ProxyRoute,
     ToolContext,
     ToolFailure,
     Toolkit,
+    tool_factory,
 )
 
 __all__ = ["TOOLKIT"]
@@ -106,18 +106,7 @@ def kv_get(ctx: ToolContext, args: KvGetArgs) -> dict[str, Any]:
     return {"key": args.key, "value": ctx.state["kv"][args.key]}
 
 
-def _tool(
-    slug: str, name: str, description: str, model: type[BaseModel], run: Any, *tags: str
-) -> CatalogTool:
-    return CatalogTool(
-        slug=slug,
-        name=name,
-        description=description,
-        toolkit=SLUG,
-        args_model=model,
-        run=run,
-        tags=tags,
-    )
+_tool = tool_factory(SLUG)
 
 
 TOOLS = (
