@@ -669,15 +669,8 @@ async def create_download_url(request: Request) -> Response:
             f"No file {path!r} in mount {mount_id!r}.",
             suggested_fix="List the mount's files with GET .../items, or upload the file first.",
         )
-    signed = mounts.presign("GET", record.id, mount_id, path)
-    return _json(
-        DownloadUrl(
-            download_url=base_url(request) + signed.path_and_query.lstrip("/"),
-            expires_at=signed.expires_at,
-            mount_relative_path=path,
-            sandbox_mount_prefix=mounts.sandbox_prefix(mount_id),
-        )
-    )
+    url, target = _presigned(request, "GET", record.id, mount_id, path)
+    return _json(DownloadUrl(download_url=url, **target))
 
 
 async def create_upload_url(request: Request) -> Response:
@@ -688,15 +681,22 @@ async def create_upload_url(request: Request) -> Response:
     mounts = state_of(request).mounts
     path = mounts.normalize(body.mount_relative_path)
     mounts.file_path(record.id, mount_id, path)
-    signed = mounts.presign("PUT", record.id, mount_id, path)
-    return _json(
-        UploadUrl(
-            upload_url=base_url(request) + signed.path_and_query.lstrip("/"),
-            expires_at=signed.expires_at,
-            mount_relative_path=path,
-            sandbox_mount_prefix=mounts.sandbox_prefix(mount_id),
-        )
-    )
+    url, target = _presigned(request, "PUT", record.id, mount_id, path)
+    return _json(UploadUrl(upload_url=url, **target))
+
+
+def _presigned(
+    request: Request, method: str, session_id: str, mount_id: str, path: str
+) -> tuple[str, dict[str, Any]]:
+    """A signed URL for `method` on one mount file, and the fields both answers share."""
+    mounts = state_of(request).mounts
+    signed = mounts.presign(method, session_id, mount_id, path)
+    target = {
+        "expires_at": signed.expires_at,
+        "mount_relative_path": path,
+        "sandbox_mount_prefix": mounts.sandbox_prefix(mount_id),
+    }
+    return base_url(request) + signed.path_and_query.lstrip("/"), target
 
 
 async def delete_mount_item(request: Request) -> Response:

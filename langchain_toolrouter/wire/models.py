@@ -968,22 +968,24 @@ class UploadUrlRequest(MountPathRequest):
     mimetype: str | None = None
 
 
-class DownloadUrl(WireModel):
+class _PresignedTarget(WireModel):
+    """What both presigned-URL answers say besides the URL itself."""
+
+    expires_at: str | None = None
+    mount_relative_path: str | None = None
+    sandbox_mount_prefix: str | None = None
+
+
+class DownloadUrl(_PresignedTarget):
     """A presigned download URL (never send the API key to it)."""
 
     download_url: str
-    expires_at: str | None = None
-    mount_relative_path: str | None = None
-    sandbox_mount_prefix: str | None = None
 
 
-class UploadUrl(WireModel):
+class UploadUrl(_PresignedTarget):
     """A presigned upload URL: PUT the raw bytes there, without the API key."""
 
     upload_url: str
-    expires_at: str | None = None
-    mount_relative_path: str | None = None
-    sandbox_mount_prefix: str | None = None
 
 
 class MountDeleteResult(WireModel):
