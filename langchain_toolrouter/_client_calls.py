@@ -7,8 +7,8 @@ repeats this logic. Pure: no I/O.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -19,7 +19,9 @@ from langchain_toolrouter.wire.operations import Operation
 
 __all__ = [
     "CursorTracker",
+    "Page",
     "QueriesInput",
+    "awalk_pages",
     "check_request_id",
     "inline_customs",
     "merge_payload",
@@ -27,6 +29,7 @@ __all__ = [
     "payload",
     "search_queries",
     "unknown_fields",
+    "walk_pages",
 ]
 
 QueriesInput = (
@@ -223,3 +226,41 @@ class CursorTracker:
             )
         self._seen.add(cursor)
         return cursor
+
+
+ItemT_co = TypeVar("ItemT_co", covariant=True)
+
+
+class Page(Protocol[ItemT_co]):
+    """One page of a cursor-paginated listing."""
+
+    @property
+    def items(self) -> Sequence[ItemT_co]: ...
+
+    @property
+    def next_cursor(self) -> str | None: ...
+
+
+def walk_pages(
+    op: Operation[Any], fetch: Callable[[str | None], Page[ItemT_co]]
+) -> Iterator[ItemT_co]:
+    """Every item of every page: `fetch(cursor)` reads one page, starting with no cursor."""
+    pages, cursor = CursorTracker(op), None
+    while True:
+        page = fetch(cursor)
+        yield from page.items
+        if (cursor := pages.next(page.next_cursor)) is None:
+            return
+
+
+async def awalk_pages(
+    op: Operation[Any], fetch: Callable[[str | None], Awaitable[Page[ItemT_co]]]
+) -> AsyncIterator[ItemT_co]:
+    """Async twin of :func:`walk_pages`."""
+    pages, cursor = CursorTracker(op), None
+    while True:
+        page = await fetch(cursor)
+        for item in page.items:
+            yield item
+        if (cursor := pages.next(page.next_cursor)) is None:
+            return

@@ -741,9 +741,9 @@ class ToolRouterClient(_BaseClient):
         timeout: TimeoutTypes | Unset = UNSET,
     ) -> Iterator[m.ToolkitItem]:
         """Every toolkit of the session, page after page."""
-        pages, cursor = calls.CursorTracker(ops.LIST_TOOLKITS), None
-        while True:
-            page = self.list_toolkits(
+        return calls.walk_pages(
+            ops.LIST_TOOLKITS,
+            lambda cursor: self.list_toolkits(
                 session_id,
                 cursor=cursor,
                 limit=limit,
@@ -751,10 +751,8 @@ class ToolRouterClient(_BaseClient):
                 search=search,
                 toolkits=toolkits,
                 timeout=timeout,
-            )
-            yield from page.items
-            if (cursor := pages.next(page.next_cursor)) is None:
-                return
+            ),
+        )
 
     def iter_tools(
         self,
@@ -764,12 +762,10 @@ class ToolRouterClient(_BaseClient):
         timeout: TimeoutTypes | Unset = UNSET,
     ) -> Iterator[m.ToolSchema]:
         """Every tool of the session, page after page."""
-        pages, cursor = calls.CursorTracker(ops.LIST_TOOLS), None
-        while True:
-            page = self.list_tools(session_id, cursor=cursor, limit=limit, timeout=timeout)
-            yield from page.items
-            if (cursor := pages.next(page.next_cursor)) is None:
-                return
+        return calls.walk_pages(
+            ops.LIST_TOOLS,
+            lambda cursor: self.list_tools(session_id, cursor=cursor, limit=limit, timeout=timeout),
+        )
 
     def iter_mount_items(
         self,
@@ -781,19 +777,17 @@ class ToolRouterClient(_BaseClient):
         timeout: TimeoutTypes | Unset = UNSET,
     ) -> Iterator[m.MountItem]:
         """Every file of a mount, page after page."""
-        pages, cursor = calls.CursorTracker(ops.LIST_MOUNT_ITEMS), None
-        while True:
-            page = self.list_mount_items(
+        return calls.walk_pages(
+            ops.LIST_MOUNT_ITEMS,
+            lambda cursor: self.list_mount_items(
                 session_id,
                 mount_id=mount_id,
                 cursor=cursor,
                 limit=limit,
                 prefix=prefix,
                 timeout=timeout,
-            )
-            yield from page.items
-            if (cursor := pages.next(page.next_cursor)) is None:
-                return
+            ),
+        )
 
     def iter_config_history(
         self,
@@ -803,12 +797,12 @@ class ToolRouterClient(_BaseClient):
         timeout: TimeoutTypes | Unset = UNSET,
     ) -> Iterator[m.ConfigHistoryEntry]:
         """Every stored config version, newest first, page after page."""
-        pages, cursor = calls.CursorTracker(ops.LIST_CONFIG_HISTORY), None
-        while True:
-            page = self.list_config_history(session_id, cursor=cursor, limit=limit, timeout=timeout)
-            yield from page.items
-            if (cursor := pages.next(page.next_cursor)) is None:
-                return
+        return calls.walk_pages(
+            ops.LIST_CONFIG_HISTORY,
+            lambda cursor: self.list_config_history(
+                session_id, cursor=cursor, limit=limit, timeout=timeout
+            ),
+        )
 
 
 class AsyncToolRouterClient(_BaseClient):
@@ -1272,7 +1266,7 @@ class AsyncToolRouterClient(_BaseClient):
 
     # -- every page --------------------------------------------------------------------------
 
-    async def iter_toolkits(
+    def iter_toolkits(
         self,
         session_id: str,
         *,
@@ -1283,9 +1277,9 @@ class AsyncToolRouterClient(_BaseClient):
         timeout: TimeoutTypes | Unset = UNSET,
     ) -> AsyncIterator[m.ToolkitItem]:
         """Every toolkit of the session, page after page."""
-        pages, cursor = calls.CursorTracker(ops.LIST_TOOLKITS), None
-        while True:
-            page = await self.list_toolkits(
+        return calls.awalk_pages(
+            ops.LIST_TOOLKITS,
+            lambda cursor: self.list_toolkits(
                 session_id,
                 cursor=cursor,
                 limit=limit,
@@ -1293,13 +1287,10 @@ class AsyncToolRouterClient(_BaseClient):
                 search=search,
                 toolkits=toolkits,
                 timeout=timeout,
-            )
-            for item in page.items:
-                yield item
-            if (cursor := pages.next(page.next_cursor)) is None:
-                return
+            ),
+        )
 
-    async def iter_tools(
+    def iter_tools(
         self,
         session_id: str,
         *,
@@ -1307,15 +1298,12 @@ class AsyncToolRouterClient(_BaseClient):
         timeout: TimeoutTypes | Unset = UNSET,
     ) -> AsyncIterator[m.ToolSchema]:
         """Every tool of the session, page after page."""
-        pages, cursor = calls.CursorTracker(ops.LIST_TOOLS), None
-        while True:
-            page = await self.list_tools(session_id, cursor=cursor, limit=limit, timeout=timeout)
-            for item in page.items:
-                yield item
-            if (cursor := pages.next(page.next_cursor)) is None:
-                return
+        return calls.awalk_pages(
+            ops.LIST_TOOLS,
+            lambda cursor: self.list_tools(session_id, cursor=cursor, limit=limit, timeout=timeout),
+        )
 
-    async def iter_mount_items(
+    def iter_mount_items(
         self,
         session_id: str,
         *,
@@ -1325,22 +1313,19 @@ class AsyncToolRouterClient(_BaseClient):
         timeout: TimeoutTypes | Unset = UNSET,
     ) -> AsyncIterator[m.MountItem]:
         """Every file of a mount, page after page."""
-        pages, cursor = calls.CursorTracker(ops.LIST_MOUNT_ITEMS), None
-        while True:
-            page = await self.list_mount_items(
+        return calls.awalk_pages(
+            ops.LIST_MOUNT_ITEMS,
+            lambda cursor: self.list_mount_items(
                 session_id,
                 mount_id=mount_id,
                 cursor=cursor,
                 limit=limit,
                 prefix=prefix,
                 timeout=timeout,
-            )
-            for item in page.items:
-                yield item
-            if (cursor := pages.next(page.next_cursor)) is None:
-                return
+            ),
+        )
 
-    async def iter_config_history(
+    def iter_config_history(
         self,
         session_id: str,
         *,
@@ -1348,12 +1333,9 @@ class AsyncToolRouterClient(_BaseClient):
         timeout: TimeoutTypes | Unset = UNSET,
     ) -> AsyncIterator[m.ConfigHistoryEntry]:
         """Every stored config version, newest first, page after page."""
-        pages, cursor = calls.CursorTracker(ops.LIST_CONFIG_HISTORY), None
-        while True:
-            page = await self.list_config_history(
+        return calls.awalk_pages(
+            ops.LIST_CONFIG_HISTORY,
+            lambda cursor: self.list_config_history(
                 session_id, cursor=cursor, limit=limit, timeout=timeout
-            )
-            for item in page.items:
-                yield item
-            if (cursor := pages.next(page.next_cursor)) is None:
-                return
+            ),
+        )
