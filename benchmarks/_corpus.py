@@ -20,6 +20,7 @@ from typing import Any
 
 __all__ = [
     "FORMAT_CLASS",
+    "SCHEMAS_ENV",
     "Calls",
     "Tool",
     "find_schema_dir",

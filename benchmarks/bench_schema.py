@@ -9,9 +9,12 @@ side:
 - quality: valid calls accepted and sent exactly, invalid calls rejected, and the property
   names, required names and enum values the model-facing schema keeps.
 
-Usage: ``python benchmarks/bench_schema.py [--quick] [--json out.json] [--schemas DIR]``
+Usage: ``python benchmarks/bench_schema.py [--quick | --smoke] [--json out.json] [--schemas DIR]``
 (``bash scripts/bench.sh`` installs the comparison libraries first). docs/benchmarks.md says
 exactly what each figure measures.
+
+``--smoke`` is a few-second run of every code path on 6 tools (tests/test_benchmark_smoke.py runs
+it in CI so the harness cannot rot unnoticed): its times are not judged against the targets.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ sys.path.insert(1, str(Path(__file__).resolve().parents[1]))
 from _converters import Converter, Ours, Rejected, available_converters
 from _corpus import (
     FORMAT_CLASS,
+    SCHEMAS_ENV,
     Calls,
     Tool,
     find_schema_dir,
@@ -59,7 +63,7 @@ THOUSAND_MS = 50.0  # 1,000 distinct tools loaded
 
 @dataclass(frozen=True)
 class Settings:
-    """How much work a run does (``--quick`` or full)."""
+    """How much work a run does (``--smoke``, ``--quick`` or full)."""
 
     reps: int
     warmup: int
@@ -67,6 +71,7 @@ class Settings:
     thousand_reps: int
     valid_calls: int
     invalid_calls: int
+    thousand_tools: int = 1000  # the "1,000 distinct tools" section (shrunk by --smoke)
 
 
 QUICK = Settings(
@@ -75,6 +80,20 @@ QUICK = Settings(
 FULL = Settings(
     reps=15, warmup=2, cached_batch=500, thousand_reps=5, valid_calls=30, invalid_calls=40
 )
+# Checks that the harness runs, not how fast anything is: the verdicts are "not judged".
+SMOKE = Settings(
+    reps=1,
+    warmup=0,
+    cached_batch=20,
+    thousand_reps=1,
+    valid_calls=4,
+    invalid_calls=6,
+    thousand_tools=50,
+)
+SMOKE_TOOLS = 6
+# Used by --smoke when the shared corpus is not there (a fresh clone in CI): a few schemas
+# written for the smoke run, not copies of the corpus.
+SMOKE_SCHEMAS = Path(__file__).resolve().parent / "smoke_schemas"
 
 
 _MEASURE_ORDER = [
@@ -167,7 +186,8 @@ def run_speed(
     calls: dict[str, Calls],
     settings: Settings,
 ) -> dict[str, Any]:
-    """First builds, cached builds and 1,000 tools; returns the figures (also printed)."""
+    """First builds, cached builds and 1,000 tools (``settings.thousand_tools``); returns the
+    figures (also printed)."""
     ours = converters[0]
     assert isinstance(ours, Ours)
     ids = [_tool_id(i, t) for i, t in enumerate(tools)]
@@ -239,7 +259,7 @@ def run_speed(
             cached_copy[tid] = (time.perf_counter_ns() - start) / len(copies)
 
     # 1,000 distinct tools (no cache hit possible), cache cleared before each repetition.
-    thousand = replicate(tools, 1000)
+    thousand = replicate(tools, settings.thousand_tools)
     thousand_ms: dict[str, list[float]] = {"load": [], "bind": [], "convert": []}
     for _ in range(settings.thousand_reps):
         for what, fn in (("load", ours.load), ("bind", ours.bind), ("convert", ours.convert)):
@@ -264,6 +284,7 @@ def run_speed(
         },
         "cached_same_object": _summary_us(cached_same),
         "cached_equal_copy": _summary_us(cached_copy),
+        "thousand_tools_count": len(thousand),
         "thousand_tools_ms": {k: statistics.median(v) for k, v in thousand_ms.items()},
         "thousand_tools_runs_ms": thousand_ms,
         "per_tool_medians_us": {m: {t: v / 1000 for t, v in d.items()} for m, d in medians.items()},
@@ -539,7 +560,10 @@ def _fmt_us(value: float) -> str:
     return f"{value / 1000:.2f} ms" if value >= 1000 else f"{value:.1f} us"
 
 
-def _verdict(ok: bool) -> str:
+def _verdict(ok: bool | None) -> str:
+    """PASS/FAIL; None is a target a smoke run does not judge (too few repetitions)."""
+    if ok is None:
+        return "not judged (smoke run)"
     return "PASS" if ok else "FAIL"
 
 
@@ -550,8 +574,10 @@ def print_report(
     speed: dict[str, Any],
     quality: dict[str, Any],
     corpus: dict[str, Any],
-) -> dict[str, bool]:
-    """Print everything; return the verdict per target."""
+    *,
+    judge: bool = True,
+) -> dict[str, bool | None]:
+    """Print everything; return the verdict per target (None for each when not ``judge``)."""
     print(
         f"\n== machine: {machine['date_utc']}, Python {machine['python']}, "
         f"{machine['cpu_count']} CPUs, load {machine['load_avg_1m']}"
@@ -583,12 +609,17 @@ def print_report(
             f"{_fmt_us(row['p95_us']):>10s}"
         )
     thousand = speed["thousand_tools_ms"]
+    count = speed["thousand_tools_count"]
     print(
-        f"   1,000 distinct tools: load {thousand['load']:.1f} ms, bind {thousand['bind']:.1f} ms, "
+        f"   {count:,} distinct tools: load {thousand['load']:.1f} ms, bind {thousand['bind']:.1f} ms, "
         f"convert {thousand['convert']:.1f} ms"
     )
 
-    verdicts: dict[str, bool] = {}
+    verdicts: dict[str, bool | None] = {}
+
+    def judged(ok: bool) -> bool | None:
+        return ok if judge else None
+
     print("\n== targets (issue 6)")
     ratios = speed["ratios"]
     if ratios:
@@ -608,7 +639,7 @@ def print_report(
             best = speed["ratios_best_of"][key]
             # Conservative: other load on the machine slows the anchors' medians more than ours,
             # so the target must hold on both the medians and the best-of-N times.
-            ok = min(r["median"], best["median"]) >= goal
+            ok = judged(min(r["median"], best["median"]) >= goal)
             verdicts[key] = ok
             print(
                 f"   {_verdict(ok)} {text}: median per-tool ratio {r['median']:.1f}x "
@@ -632,15 +663,15 @@ def print_report(
     else:
         print("   ---- load and first-call ratios need composio-langchain (run scripts/bench.sh)")
     cached = speed["cached_same_object"]["p95_us"]
-    verdicts["cached"] = cached < CACHED_US
+    verdicts["cached"] = judged(cached < CACHED_US)
     print(
         f"   {_verdict(verdicts['cached'])} cached build < {CACHED_US:g} us: p95 over tools "
         f"{cached:.2f} us (equal copy from another session: p95 "
         f"{speed['cached_equal_copy']['p95_us']:.1f} us)"
     )
-    verdicts["thousand"] = thousand["load"] < THOUSAND_MS
+    verdicts["thousand"] = judged(thousand["load"] < THOUSAND_MS)
     print(
-        f"   {_verdict(verdicts['thousand'])} 1,000 tools loaded < {THOUSAND_MS:g} ms: "
+        f"   {_verdict(verdicts['thousand'])} {count:,} tools loaded < {THOUSAND_MS:g} ms: "
         f"{thousand['load']:.1f} ms (median of {len(speed['thousand_tools_runs_ms']['load'])}; "
         f"with LangChain's convert_to_openai_tool as at bind_tools: {thousand['bind']:.1f} ms)"
     )
@@ -729,9 +760,10 @@ def markdown_tables(doc: dict[str, Any]) -> str:
             f"{_fmt_us(row['p95_us'])} | | |"
         )
     thousand = speed["thousand_tools_ms"]
+    count = speed["thousand_tools_count"]
     lines += [
         "",
-        f"1,000 distinct tools: loaded in {thousand['load']:.1f} ms, loaded and bound "
+        f"{count:,} distinct tools: loaded in {thousand['load']:.1f} ms, loaded and bound "
         f"(+ convert_to_openai_tool) in {thousand['bind']:.1f} ms, converted (json_schema_to_model"
         f" + llm_schema) in {thousand['convert']:.1f} ms (medians).",
         "",
@@ -775,7 +807,7 @@ def markdown_tables(doc: dict[str, Any]) -> str:
         f"{_verdict(targets['cached'])} |"
     )
     lines.append(
-        f"| 1,000 tools loaded < 50 ms | {thousand['load']:.1f} ms ({thousand['bind']:.1f} ms with "
+        f"| {count:,} tools loaded < 50 ms | {thousand['load']:.1f} ms ({thousand['bind']:.1f} ms with "
         f"convert_to_openai_tool) | {_verdict(targets['thousand'])} |"
     )
     corpus = doc["corpus"]
@@ -838,10 +870,37 @@ def profile_ours(ours: Converter, tools: list[Tool]) -> None:
     stats.sort_stats("tottime").print_stats(20)
 
 
+def _smoke_schema_dir(arg: str | None) -> Path:
+    """The corpus a smoke run uses: as for a normal run, else (no corpus found and none asked
+    for) the few schemas in ``smoke_schemas/``, so the smoke run works on a fresh clone."""
+    try:
+        return find_schema_dir(arg)
+    except SystemExit as exc:
+        if arg or os.environ.get(SCHEMAS_ENV):
+            raise
+        print(f"!! {exc}; the smoke run uses {SMOKE_SCHEMAS} instead")
+        return SMOKE_SCHEMAS
+
+
+def _smoke_pick(tools: list[Tool]) -> list[Tool]:
+    """SMOKE_TOOLS tools spread evenly over the corpus (file then line order): deterministic,
+    and from different sources."""
+    if len(tools) <= SMOKE_TOOLS:
+        return tools
+    return [tools[i * len(tools) // SMOKE_TOOLS] for i in range(SMOKE_TOOLS)]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; exit status 0 whatever the verdicts (it measures, it does not gate)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions and calls (~2 min)")
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--quick", action="store_true", help="fewer repetitions and calls (~2 min)")
+    size.add_argument(
+        "--smoke",
+        action="store_true",
+        help=f"a few seconds: {SMOKE_TOOLS} tools, 1 repetition, every code path; "
+        "the speed targets are not judged",
+    )
     parser.add_argument("--json", metavar="PATH", help="also write every figure to this JSON file")
     parser.add_argument("--schemas", metavar="DIR", help="the corpus folder (*.jsonl)")
     parser.add_argument(
@@ -853,11 +912,16 @@ def main(argv: list[str] | None = None) -> int:
         "--markdown", metavar="PATH", help="also write the result tables for docs/benchmarks.md"
     )
     args = parser.parse_args(argv)
-    settings = QUICK if args.quick else FULL
+    mode = "smoke" if args.smoke else "quick" if args.quick else "full"
+    settings = {"smoke": SMOKE, "quick": QUICK, "full": FULL}[mode]
     started = time.perf_counter()
 
-    schema_dir = find_schema_dir(args.schemas)
-    tools = load_corpus(schema_dir)
+    if args.smoke:
+        schema_dir = _smoke_schema_dir(args.schemas)
+        tools = _smoke_pick(load_corpus(schema_dir))
+    else:
+        schema_dir = find_schema_dir(args.schemas)
+        tools = load_corpus(schema_dir)
     converters, missing = available_converters()
     if args.profile:
         profile_ours(converters[0], tools)
@@ -895,7 +959,9 @@ def main(argv: list[str] | None = None) -> int:
         "valid_calls": sum(len(c.valid) for c in calls.values()),
         "invalid_calls": sum(len(c.invalid) for c in calls.values()),
     }
-    verdicts = print_report(machine, converters, missing, speed, quality, corpus)
+    verdicts = print_report(
+        machine, converters, missing, speed, quality, corpus, judge=not args.smoke
+    )
     print(
         f"\n== name stress (synthetic; {len(STRESS_NAMES)} awkward property names, see STRESS_NAMES)"
     )
@@ -903,10 +969,10 @@ def main(argv: list[str] | None = None) -> int:
         for conv in converters:
             print(f"   {tool_name:20s} {conv.label:26s} {row[conv.key]}")
     elapsed = time.perf_counter() - started
-    print(f"\n(run took {elapsed:.0f}s, {'quick' if args.quick else 'full'})")
+    print(f"\n(run took {elapsed:.0f}s, {mode})")
     document = {
         "machine": machine,
-        "mode": "quick" if args.quick else "full",
+        "mode": mode,
         "settings": settings.__dict__,
         "seconds": elapsed,
         "corpus": corpus,
