@@ -1,0 +1,110 @@
+"""The schema benchmark's harness still runs: ``bench_schema.py --smoke`` end to end.
+
+CI never runs the real benchmark (minutes, and it needs the comparison libraries), so this runs
+the few-second smoke mode in a subprocess with the test environment's interpreter: every code
+path (timing, cached builds, the 1,000-tools section shrunk, quality scoring, name stress, the
+report, ``--json`` and ``--markdown``) with whatever comparison converters are importable (none
+in CI). An audit hook in the subprocess refuses any network access and fails the run if
+anything tried.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_schema.py"
+
+# Runs the benchmark as ``python bench_schema.py ...`` would, under an audit hook that blocks
+# (and records) every attempt to resolve a name or reach another machine.
+_NO_NETWORK_RUNNER = """
+import runpy, sys
+
+attempts = []
+BLOCKED = {
+    "socket.connect", "socket.getaddrinfo", "socket.gethostbyname", "socket.gethostbyname_ex",
+    "socket.gethostbyaddr", "socket.sendto", "socket.sendmsg",
+}
+
+def no_network(event, args):
+    if event in BLOCKED:
+        attempts.append(f"{event} {args!r}"[:200])
+        raise OSError(f"network access in the benchmark smoke run: {event}")
+
+sys.addaudithook(no_network)
+script, *argv = sys.argv[1:]
+sys.argv = [script, *argv]
+try:
+    runpy.run_path(script, run_name="__main__")
+except SystemExit as exc:
+    code = exc.code
+else:
+    code = 0
+if attempts:
+    print("NETWORK ACCESS ATTEMPTED:", *attempts, sep="\\n  ", file=sys.stderr)
+    code = 97
+sys.exit(code)
+"""
+
+
+def _run_smoke(tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], float]:
+    out_json, out_md = tmp_path / "bench.json", tmp_path / "bench.md"
+    args = ["--smoke", "--json", str(out_json), "--markdown", str(out_md)]
+    started = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-c", _NO_NETWORK_RUNNER, str(BENCH), *args],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    return proc, time.perf_counter() - started
+
+
+def test_benchmark_smoke_run(tmp_path: Path) -> None:
+    proc, seconds = _run_smoke(tmp_path)
+    assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout[-4000:]}\n{proc.stderr}"
+    assert seconds < 30, f"the smoke run took {seconds:.1f}s"
+
+    doc: dict[str, Any] = json.loads((tmp_path / "bench.json").read_text(encoding="utf-8"))
+    assert doc["mode"] == "smoke"
+    assert doc["corpus"]["tools"] == 6
+    # Too few repetitions to mean anything: the speed targets are reported, never judged.
+    assert doc["targets"], "no speed target reported"
+    assert all(v is None for v in doc["targets"].values()), doc["targets"]
+    assert proc.stdout.count("not judged (smoke run)") == len(doc["targets"])
+    assert not re.search(r"^\s+(PASS|FAIL) ", proc.stdout, re.MULTILINE), proc.stdout
+    for label in doc["missing"]:  # a comparison library not installed is said, then skipped
+        assert f"!! {label} not benchmarked" in proc.stdout
+
+    speed = doc["speed"]
+    for measure in ("ours.load", "ours.bind", "ours.convert", "ours.first_call"):
+        row = speed["per_tool"][measure]
+        assert row["tools"] == 6, (measure, row)
+        assert row["median_us"] > 0, (measure, row)
+        assert not row["failures"], (measure, row["failures"])
+    for key in ("cached_same_object", "cached_equal_copy"):
+        assert speed[key]["tools"] == 6, (key, speed[key])
+        assert speed[key]["median_us"] > 0, (key, speed[key])
+    assert speed["thousand_tools_count"] == 50
+    for what in ("load", "bind", "convert"):
+        assert speed["thousand_tools_ms"][what] > 0, speed["thousand_tools_ms"]
+
+    ours = doc["quality"]["ours"]
+    assert ours["built"] == 6, ours["build_failures"]
+    assert ours["valid_calls"] > 0
+    assert ours["invalid_calls"] > 0
+    assert ours["accepted_pct"] == 100.0, ours["problems"]
+    assert ours["exact_pct"] == 100.0, ours["inexact_reasons"]
+    assert ours["rejected_pct"] == 100.0, ours["problems"]
+
+    markdown = (tmp_path / "bench.md").read_text(encoding="utf-8")
+    assert "| `ours.load` |" in markdown
+    assert "not judged (smoke run)" in markdown
+    assert "50 distinct tools" in markdown
