@@ -11,9 +11,9 @@ unconstrained value with a description saying so. Both are reported.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, TypeAlias
 
-from langchain_toolrouter.schema.pointers import join, ref_to_pointer, resolve
+from langchain_toolrouter.schema.pointers import ref_to_pointer, resolve, to_pointer
 from langchain_toolrouter.schema.report import ReportEntry
 
 __all__ = ["inline_refs"]
@@ -57,6 +57,21 @@ def inline_refs(
     return out, inliner.entries
 
 
+# Where a node sits in ``root``: a JSON pointer, or (where its parent sits, its key or index).
+# The walk only ever builds the pair; ``_pointer`` joins the tokens when a report entry needs
+# the pointer, which is rare (recursive refs only), instead of at every node.
+_Where: TypeAlias = "str | tuple[_Where, str | int]"
+
+
+def _pointer(where: _Where) -> str:
+    """The JSON pointer of ``where``."""
+    tokens: list[str | int] = []
+    while isinstance(where, tuple):
+        where, token = where
+        tokens.append(token)
+    return where + to_pointer(reversed(tokens))
+
+
 class _Inliner:
     def __init__(self, root: dict[str, Any], bounded: int | None) -> None:
         self.root = root
@@ -66,35 +81,45 @@ class _Inliner:
         self.def_names: dict[str, str] = {}  # target pointer -> $defs name
         self.reported: set[str] = set()
 
-    def walk(self, schema: Any, pointer: str, stack: tuple[str, ...]) -> Any:
+    def walk(self, schema: Any, where: _Where, stack: tuple[str, ...]) -> Any:
+        """A copy of ``schema`` with its refs inlined; ``stack``: the ref targets being inlined."""
         if not isinstance(schema, dict):
             return schema
         if "$ref" in schema:
-            return self.ref(schema, pointer, stack)
+            return self.ref(schema, where, stack)
+        if _KIND.keys().isdisjoint(schema):  # no subschema inside (most leaves): a plain copy
+            return dict(schema)
+        walk = self.walk  # plain loops below: cheaper than comprehensions on Python 3.11
         out: dict[str, Any] = {}
         for key, value in schema.items():
             kind = _KIND.get(key)
             if kind is None:
                 out[key] = value
-            elif kind == _MAP and isinstance(value, dict):
-                base = join(pointer, key)
-                out[key] = {k: self.walk(v, join(base, k), stack) for k, v in value.items()}
-            elif kind == _LIST and isinstance(value, list):
-                base = join(pointer, key)
-                out[key] = [self.walk(v, join(base, i), stack) for i, v in enumerate(value)]
             elif kind == _ONE:
-                out[key] = self.walk(value, join(pointer, key), stack)
+                out[key] = walk(value, (where, key), stack)
+            elif kind == _MAP and isinstance(value, dict):
+                here = (where, key)
+                walked: dict[str, Any] = {}
+                for k, v in value.items():
+                    walked[k] = walk(v, (here, k), stack)
+                out[key] = walked
+            elif kind == _LIST and isinstance(value, list):
+                here = (where, key)
+                items = []
+                for i, v in enumerate(value):
+                    items.append(walk(v, (here, i), stack))
+                out[key] = items
             elif kind != _DEFS:
                 out[key] = value
         return out
 
-    def ref(self, schema: dict[str, Any], pointer: str, stack: tuple[str, ...]) -> Any:
+    def ref(self, schema: dict[str, Any], where: _Where, stack: tuple[str, ...]) -> Any:
         target_pointer = ref_to_pointer(schema["$ref"]) or ""
         siblings = {k: v for k, v in schema.items() if k != "$ref"}
-        rest = self.walk(siblings, pointer, stack) if siblings else {}
+        rest = self.walk(siblings, where, stack) if siblings else {}
         seen = stack.count(target_pointer)
         if (seen >= self.bounded) if self.bounded is not None else seen > 0:
-            body: dict[str, Any] = self.recursive(target_pointer, pointer, stack)
+            body: dict[str, Any] = self.recursive(target_pointer, _pointer(where), stack)
         else:
             try:
                 target = resolve(self.root, target_pointer)

@@ -13,6 +13,7 @@ import jsonschema  # type: ignore[import-untyped]  # no stubs in the environment
 import pytest
 
 from langchain_toolrouter.schema import ConversionOptions, json_schema_to_model
+from langchain_toolrouter.schema.llm import inline_refs
 from langchain_toolrouter.schema.pointers import iter_subschemas
 
 from .oracle import CORPUS_DIR, CorpusSchema, load_corpus
@@ -207,3 +208,35 @@ def test_openai_strict_root_combinators_are_removed_and_reported() -> None:
     assert conversion.validate({"a": "x", "b": None}) == {"a": "x"}
     with pytest.raises(ValueError, match=r"alternatives|expected"):
         conversion.validate({"a": None, "b": None})
+
+
+def test_recursive_ref_entries_point_at_the_ref_in_the_source_schema() -> None:
+    # the walk builds a pointer only when it reports: escaped names and indices must still be
+    # exact, and an unrolled ref met several times is reported once
+    node = {
+        "type": "object",
+        "properties": {"a/b~c": {"anyOf": [{"type": "null"}, {"$ref": "#/$defs/node"}]}},
+    }
+    schema = {
+        "type": "object",
+        "$defs": {"node": node},
+        "properties": {"tree": {"$ref": "#/$defs/node"}},
+    }
+    pointer = "/$defs/node/properties/a~1b~0c/anyOf/1"
+    for bounded in (None, 2):
+        _, entries = inline_refs(schema, bounded=bounded)
+        assert [e.pointer for e in entries] == [pointer], bounded
+
+
+def test_a_ref_target_used_twice_is_inlined_as_two_independent_copies() -> None:
+    schema = {
+        "type": "object",
+        "$defs": {"tag": {"type": "object", "properties": {"k": {"type": "string"}}}},
+        "properties": {"a": {"$ref": "#/$defs/tag"}, "b": {"$ref": "#/$defs/tag"}},
+    }
+    llm, _ = inline_refs(schema)
+    a, b = llm["properties"]["a"], llm["properties"]["b"]
+    assert a == b == {"type": "object", "properties": {"k": {"type": "string"}}}
+    a["properties"]["k"]["description"] = "edited"
+    assert b == {"type": "object", "properties": {"k": {"type": "string"}}}
+    assert schema["$defs"]["tag"] == {"type": "object", "properties": {"k": {"type": "string"}}}
