@@ -2,9 +2,9 @@
 
 Pipeline, each step its own module, each run at most once per distinct schema and options:
 
-1. ``normalize`` (eager, cheap): a private copy of the source schema (``marshal.loads`` of its
-   cache key) read as standard 2020-12 JSON Schema (the *effective* schema), with a report
-   entry for every non-standard form it had to interpret.
+1. ``normalize`` (eager, cheap): the source schema read as standard 2020-12 JSON Schema (the
+   *effective* schema, a fresh copy: standard subtrees are checked and copied in one walk),
+   with a report entry for every non-standard form it had to interpret.
 2. ``llm`` (+ ``providers``) on first ``.llm_schema``/``.report``: the model-facing schema.
 3. ``validator`` on first ``.validate``: the schema as it was at conversion time (re-read
    from the cache key) normalized and compiled to closures.
@@ -14,10 +14,11 @@ Calls are validated by the compiled validator and the payload sent is a deep cop
 caller's own JSON, so it equals what was given; pydantic never coerces what goes on the wire.
 
 Caching (``cache``): the same schema object is found by identity, an equal schema from another
-session by a serialization of its content; both map to one shared :class:`ConversionCore`, and
-each tool name gets its own light :class:`Conversion` over it. Nothing is shared with the
-caller's schema: editing it (or a returned ``llm_schema``) never changes what is validated, and
-an identity hit counts only while the schema still equals what was converted.
+session by a serialization of its content (the cache key, which is also the record of what was
+converted); both map to one shared :class:`ConversionCore`, and each tool name gets its own
+light :class:`Conversion` over it. Nothing is shared with the caller's schema: editing it (or a
+returned ``llm_schema``) never changes what is validated, and an identity hit counts only while
+the schema still equals what was converted.
 """
 
 from __future__ import annotations
@@ -58,22 +59,22 @@ class ConversionCore:
         "_llm",
         "_lock",
         "_placeholders",
+        "_pristine",
         "_renames",
         "effective_schema",
         "normalize_entries",
         "options",
-        "source",
     )
 
     def __init__(
         self, schema: Mapping[str, Any], options: ConversionOptions, key: bytes | str
     ) -> None:
-        # ``schema`` is a private copy (see json_schema_to_model): the effective schema shares
-        # subtrees with it, so nothing the caller holds can change it. ``key`` (the schema's
-        # content at conversion time) is what the validator is compiled from, so not even an
-        # edit to the returned model-facing schema can change what calls are accepted.
-        self.source = schema
+        # The effective schema is a fresh copy (normalize shares nothing with ``schema``).
+        # ``key`` (the schema's content at conversion time) is what the validator is compiled
+        # from, so not even an edit to the returned model-facing schema can change what calls
+        # are accepted; a key that is not marshal bytes comes with a private deep copy.
         self._key = key
+        self._pristine = None if isinstance(key, bytes) else copy.deepcopy(dict(schema))
         normalized = _normalize_isolated(schema)
         self.effective_schema: dict[str, Any] = normalized.schema
         self.normalize_entries = tuple(normalized.entries)
@@ -117,13 +118,23 @@ class ConversionCore:
             self._placeholders = PlaceholderNulls(self.effective_schema)
         return self._placeholders
 
+    def converted_content(self) -> Any:
+        """A fresh copy of the source schema as it was when converted."""
+        if isinstance(self._key, bytes):
+            return marshal.loads(self._key)  # noqa: S302 - our own bytes, from marshal.dumps
+        return copy.deepcopy(self._pristine)
+
+    def still_converts(self, schema: Mapping[str, Any]) -> bool:
+        """Whether ``schema`` still has exactly the content this core was converted from."""
+        return canonical_key(schema) == self._key
+
     @property
     def check(self) -> Check:
         if self._check is None:
             with self._lock:
                 if self._check is None:
                     try:
-                        pristine = normalize(_private_copy(self.source, self._key))
+                        pristine = normalize(self.converted_content())
                     except Exception:  # reported (and warned about) by the first normalization
                         pristine = Normalized(self.effective_schema, [], has_refs=True)
                     self._check = compile_schema(
@@ -302,7 +313,8 @@ def _rename_entries(schema: Any) -> list[ReportEntry]:
 
 _CORES: LRU[tuple[bytes | str, ConversionOptions], ConversionCore] = LRU(4096)
 _BY_CONTENT: LRU[tuple[bytes | str, ConversionOptions, str], Conversion] = LRU(8192)
-_BY_IDENTITY: dict[tuple[int, ConversionOptions, str], tuple[object, Conversion]] = {}
+# id -> (the schema object, its conversion, a snapshot of its content once it hit again)
+_BY_IDENTITY: dict[tuple[int, ConversionOptions, str], list[Any]] = {}
 _IDENTITY_MAX = 8192
 
 
@@ -326,9 +338,16 @@ def json_schema_to_model(
     ident = (id(schema), opts, name)
     hit = _BY_IDENTITY.get(ident)
     # An identity hit counts only while the schema still equals what was converted: a schema
-    # edited in place is converted again (``==`` is a C-level walk, ~1 us for typical schemas).
-    if hit is not None and hit[0] is schema and schema == hit[1]._core.source:
-        return hit[1]
+    # edited in place is converted again. The first hit compares cache keys and keeps a
+    # snapshot; later hits compare with it (``==`` is a C-level walk, ~1 us for most schemas).
+    if hit is not None and hit[0] is schema:
+        snapshot = hit[2]
+        if snapshot is not None:
+            if schema == snapshot:
+                return hit[1]  # type: ignore[no-any-return]
+        elif hit[1]._core.still_converts(schema):
+            hit[2] = hit[1]._core.converted_content()
+            return hit[1]  # type: ignore[no-any-return]
     raw: Any = schema
     if not isinstance(raw, Mapping):
         normalize(raw)  # raises the SchemaConversionError that explains the problem
@@ -336,23 +355,14 @@ def json_schema_to_model(
     conversion = _BY_CONTENT.get_or_build(
         (key, opts, name),
         lambda: Conversion(
-            _CORES.get_or_build(
-                (key, opts), lambda: ConversionCore(_private_copy(schema, key), opts, key)
-            ),
+            _CORES.get_or_build((key, opts), lambda: ConversionCore(schema, opts, key)),
             name,
         ),
     )
     if len(_BY_IDENTITY) >= _IDENTITY_MAX:
         _BY_IDENTITY.clear()
-    _BY_IDENTITY[ident] = (schema, conversion)
+    _BY_IDENTITY[ident] = [schema, conversion, None]
     return conversion
-
-
-def _private_copy(schema: Mapping[str, Any], key: bytes | str) -> Any:
-    """A deep copy of ``schema`` as it was when ``key`` (its canonical key) was taken."""
-    if isinstance(key, bytes):
-        return marshal.loads(key)  # noqa: S302 - our own bytes, just written by marshal.dumps
-    return copy.deepcopy(schema)
 
 
 def clear_cache() -> None:

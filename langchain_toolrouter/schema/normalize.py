@@ -9,14 +9,16 @@ schema, the pydantic model) reads only the *effective* schema produced here, so 
 on one meaning, and tests can use the effective schema as the oracle's input.
 
 Standard schemas pass through unchanged in meaning (``$schema`` removed, since the result is
-always 2020-12). Subtrees that need no rewrite are found by a check-only walk and shared with
-the source schema rather than copied, which is most of what keeps a first build cheap; the
-source schema is never modified. ``$ref`` pointers are rewritten when the structure moves (a
+always 2020-12). Subtrees that need no rewrite are checked and copied in one walk, which is
+most of what keeps a first build cheap; the result shares no dict or list with the source (so
+editing the source later changes nothing here), and the source is never modified. ``$ref`` pointers are rewritten when the structure moves (a
 bare-map root, draft-07 tuple ``items``).
 """
 
 from __future__ import annotations
 
+import copy
+import marshal
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -262,6 +264,44 @@ def _clean_scalar_keyword(key: str, value: Any, s: dict[str, Any]) -> bool:
     return False
 
 
+_IMMUTABLE = frozenset((str, int, float, bool, type(None)))
+# Annotation keywords whose value must be a string.
+_STR_KEYWORDS = frozenset(k for k, t in _ANNOTATION_TYPES.items() if t is str)
+# Keywords a plain leaf (see _plain_leaf) never has: all this pass reads but "type" and the
+# string annotations.
+_NOT_PLAIN = frozenset(_KIND) - {"type"} - _STR_KEYWORDS
+
+
+def _plain_leaf(s: dict[str, Any]) -> bool:
+    """Whether ``s`` is a standard subschema with nothing to check but a standard ``type`` and
+    string annotations, its values all immutable (so ``dict(s)`` is a full copy of it):
+    ``{"type": "string", "description": ..., "default": None}``, vendor keywords included.
+    Most of a typical tool schema; a fast case of :meth:`_Normalizer.fresh`.
+    """
+    if not s.keys().isdisjoint(_NOT_PLAIN):
+        return False
+    for key, value in s.items():
+        if type(value) is not str and (type(value) not in _IMMUTABLE or key in _STR_KEYWORDS):
+            return False
+    return s.get("type", "object") in _STANDARD_SET
+
+
+def _copied(value: Any) -> Any:
+    """A deep copy of a value kept from the source schema (shared when it is immutable)."""
+    if type(value) in _IMMUTABLE:
+        return value
+    if type(value) is list:  # enum, required, examples: most hold only strings or numbers
+        for item in value:
+            if type(item) not in _IMMUTABLE:
+                break
+        else:
+            return list(value)
+    try:
+        return marshal.loads(marshal.dumps(value, 2))  # noqa: S302 - bytes we just wrote
+    except ValueError:  # what marshal cannot write (a dict subclass, a non-JSON object)
+        return copy.deepcopy(value)
+
+
 def _regex_error(pattern: str) -> re.error | None:
     """Why Python cannot compile ``pattern`` as written, or None when it can."""
     try:
@@ -335,7 +375,9 @@ class _Normalizer:
         self.has_defs = False
         self.has_clean_refs = False
         self.fast = _FAST_PATH
-        self.clean: set[int] = set()  # ids of subschemas known to need no rewrite
+        # id of a source subschema -> its fresh copy, for subtrees found standard while
+        # checking a parent that then needed a rewrite (the source is alive, so ids are stable)
+        self.copies: dict[int, dict[str, Any]] = {}
         self.id_scopes = 0  # > 0 while inside a non-root "$id": refs resolve against it
         self.uris: _UriIndex | None = None  # built on the first non-pointer $ref
         self.nested_ids: bool | None = None  # any "$id" below the root (found on demand)
@@ -405,8 +447,11 @@ class _Normalizer:
         """
         if eff is not None and src != eff:
             self.moved[src] = eff
-        elif self.fast and type(s) is dict and self.is_clean(s):
-            return s  # already standard: shared as is (schemas are immutable once converted)
+        elif self.fast and type(s) is dict:
+            # Found standard while checking a parent that then needed a rewrite, or now.
+            copied = self.copies.get(id(s)) or self.fresh(s, root=not src and eff is None)
+            if copied is not None:
+                return copied  # already standard: a plain copy
         if type(s) is not dict:
             if isinstance(s, bool):
                 return s
@@ -444,7 +489,7 @@ class _Normalizer:
         self.id_scopes += scoped
         for key, value in s.items():
             if key not in _HANDLED:
-                out[key] = value  # annotations and vendor keywords pass through as they are
+                out[key] = _copied(value)  # annotations and vendor keywords: kept as they are
             elif key == "type" and value in _STANDARD_TYPES:
                 out[key] = value
             elif key not in _SKIPPED:
@@ -453,7 +498,7 @@ class _Normalizer:
             if s["nullable"] is True:
                 self.make_nullable(out, src)
             else:
-                out["nullable"] = s["nullable"]
+                out["nullable"] = _copied(s["nullable"])
         if "type" in out:
             self.fix_type_scoped(out, src)
         if not _annotations_ok(out):
@@ -463,66 +508,93 @@ class _Normalizer:
         self.id_scopes -= scoped
         return out
 
-    def is_clean(self, s: dict[str, Any]) -> bool:
-        """Whether the subschema ``s`` (and all below it) is standard 2020-12 that this pass
-        would copy unchanged; such subtrees are shared instead of copied (the common case, and
-        most of the cost of a first build). One table lookup per key keeps it cheap. Must agree
-        with the rewriting path: a test checks both give equal results on the corpus and on
-        generated schemas."""
-        if id(s) in self.clean:
-            return True
+    def fresh(self, s: dict[str, Any], *, root: bool = False) -> dict[str, Any] | None:
+        """A deep copy of the subschema ``s`` when it (and all below it) is standard 2020-12
+        that this pass would copy unchanged; None when some part needs a rewrite.
+
+        Checking and copying in one walk is what keeps a first build cheap (the common case is
+        a schema that is standard throughout), and the copy is what isolates the conversion
+        from the caller's schema. One table lookup per key; plain leaves (see ``_plain_leaf``)
+        skip even that. Must agree with the rewriting path: a test checks both give equal
+        results on the corpus and on generated schemas. ``root``: ``$schema`` is allowed (and
+        dropped) at the root.
+        """
+        out = dict(s)
         kind_of = _KIND.get
         for key, value in s.items():
             kind = kind_of(key)
-            if kind is None:
-                continue
-            if kind == _K_TYPE:
+            if kind is None:  # not a keyword this pass reads: kept as is
+                if type(value) not in _IMMUTABLE:
+                    out[key] = _copied(value)
+            elif kind == _K_ANNOTATION:
+                if type(value) is not _ANNOTATION_TYPES[key]:
+                    return None
+                if type(value) is not str:
+                    if key == "dependentRequired" and not _dependent_required_ok(value):
+                        return None
+                    out[key] = _copied(value)
+            elif kind == _K_TYPE:
                 if type(value) is str:
                     if value not in _STANDARD_SET:
-                        return False
-                elif not _clean_type(value):
-                    return False
-            elif kind == _K_ONE:
-                if type(value) is dict:
-                    if not self.is_clean(value):
-                        return False
-                elif type(value) is not bool:
-                    return False
+                        return None
+                elif _clean_type(value):
+                    out[key] = list(value)
+                else:
+                    return None
             elif kind == _K_MAP:
                 if type(value) is not dict:
-                    return False
+                    return None
                 if key == "patternProperties" and any(_regex_error(k) for k in value):
-                    return False
-                for v in value.values():
+                    return None
+                copied_map: dict[str, Any] = {}
+                for name, v in value.items():
                     if type(v) is dict:
-                        if not self.is_clean(v) or v.get("required") is True:
-                            return False
-                    elif type(v) is not bool:
-                        return False
+                        c = dict(v) if _plain_leaf(v) else self.fresh(v)
+                        if c is None:
+                            return None
+                        copied_map[name] = c
+                    elif type(v) is bool:
+                        copied_map[name] = v
+                    else:
+                        return None
+                out[key] = copied_map
                 if key in ("$defs", "definitions"):
                     self.has_defs = True
+            elif kind == _K_ONE:
+                if type(value) is dict:
+                    c = dict(value) if _plain_leaf(value) else self.fresh(value)
+                    if c is None:
+                        return None
+                    out[key] = c
+                elif type(value) is not bool:
+                    return None
             elif kind == _K_LIST:
                 if type(value) is not list or not value:
-                    return False
+                    return None
+                copied_list: list[Any] = []
                 for v in value:
                     if type(v) is dict:
-                        if not self.is_clean(v):
-                            return False
-                    elif type(v) is not bool:
-                        return False
-            elif kind == _K_ANNOTATION:
-                if type(value) is not _ANNOTATION_TYPES[key] or (
-                    key == "dependentRequired" and not _dependent_required_ok(value)
-                ):
-                    return False
+                        c = dict(v) if _plain_leaf(v) else self.fresh(v)
+                        if c is None:
+                            return None
+                        copied_list.append(c)
+                    elif type(v) is bool:
+                        copied_list.append(v)
+                    else:
+                        return None
+                out[key] = copied_list
             elif kind == _K_SCALAR:
                 if not _clean_scalar_keyword(key, value, s):
-                    return False
+                    return None
+                if type(value) is list:  # "required", "enum"
+                    out[key] = _copied(value)
             elif kind == _K_REF:
                 if not self.clean_ref(value, s):
-                    return False
+                    return None
+            elif root and key == "$schema":
+                del out[key]  # the result is always 2020-12; its draft was read in __init__
             else:  # a keyword this pass always rewrites
-                return False
+                return None
         types = s.get("type")
         if types is not None:
             if types == "object" or (type(types) is list and "object" in types):
@@ -530,11 +602,11 @@ class _Normalizer:
                 if required:
                     props = s.get("properties", {})
                     if not all(name in props for name in required):
-                        return False
+                        return None
             elif not s.keys().isdisjoint(_OBJECT_ONLY):
-                return False
-        self.clean.add(id(s))
-        return True
+                return None
+        self.copies[id(s)] = out
+        return out
 
     def fix_annotations(self, out: dict[str, Any], src: str) -> None:
         """Drop annotation values of the wrong JSON type (the result must be valid JSON Schema)."""
@@ -742,7 +814,7 @@ class _Normalizer:
         elif key == "dependencies" and isinstance(value, Mapping):
             for name, dep in value.items():
                 if isinstance(dep, list):
-                    out.setdefault("dependentRequired", {})[name] = dep
+                    out.setdefault("dependentRequired", {})[name] = _copied(dep)
                 else:
                     out.setdefault("dependentSchemas", {})[name] = self.node(
                         dep, join(here, name), _eff(eff, "dependentSchemas", name)
@@ -756,10 +828,10 @@ class _Normalizer:
                 self.note("dropped", here, f'"{key}" must be a non-negative integer, got {value!r}')
         elif key == "enum":
             if isinstance(value, list):
-                out[key] = value
+                out[key] = _copied(value)
             else:
                 self.note("approximated", here, '"enum" must be a list; read as a one-value enum')
-                out[key] = [value]
+                out[key] = [_copied(value)]
         elif key == "pattern":
             self.pattern_keyword(out, value, here)
         elif key == "uniqueItems":
@@ -768,7 +840,7 @@ class _Normalizer:
             else:
                 self.note("dropped", here, '"uniqueItems" must be a boolean')
         else:
-            out[key] = value
+            out[key] = _copied(value)
 
     def type_keyword(self, out: dict[str, Any], value: Any, here: str) -> None:
         names = value if isinstance(value, list) else [value]

@@ -60,3 +60,63 @@ def test_converting_never_mutates_the_callers_schema() -> None:
             with contextlib.suppress(ValueError):
                 conversion.validate({})
         assert json.dumps(item.schema) == json.dumps(original), item.id
+
+
+def _containers(value: Any) -> dict[int, Any]:
+    """Every dict and list in ``value`` by id (the objects are kept alive by ``value``)."""
+    found: dict[int, Any] = {}
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            found[id(node)] = node
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            found[id(node)] = node
+            stack.extend(node)
+    return found
+
+
+def _assert_isolated(schema: dict[str, Any]) -> None:
+    clear_cache()
+    source = _containers(schema)
+    for options in (None, ConversionOptions(strict_provider="openai")):
+        conversion = json_schema_to_model(schema, name="isolated", options=options)
+        for produced in (conversion.effective_schema, conversion.llm_schema):
+            shared = source.keys() & _containers(produced).keys()
+            assert not shared, [source[i] for i in shared][:3]
+
+
+@pytest.mark.skipif(not CORPUS, reason="shared schema corpus not found beside the checkout")
+@pytest.mark.parametrize("item", CORPUS or [None], ids=[c.id for c in CORPUS] or ["no-corpus"])
+def test_no_object_of_the_callers_schema_is_shared(item: CorpusSchema) -> None:
+    """Conversion copies as it checks: editing the caller's schema afterwards (at any depth,
+    enum and default values included) cannot reach the model-facing or effective schema."""
+    _assert_isolated(item.schema)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(schema=SCHEMAS)
+def test_no_object_of_a_generated_schema_is_shared(schema: dict[str, Any]) -> None:
+    _assert_isolated(schema)
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "object", "properties": {"a": {"type": "dict", "enum": [{"x": [1]}]}}},
+        {"properties": {"a": {"type": "string", "nullable": True, "x-meta": {"k": [1]}}}},
+        {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "type": "object",
+            "properties": {
+                "t": {"type": "array", "items": [{"type": "string"}], "default": [["a"]]}
+            },
+            "dependencies": {"t": ["u"]},
+        },
+        {"a": {"type": "str", "examples": [{"deep": {"er": []}}]}},
+    ],
+    ids=["dirty-enum", "nullable-vendor", "draft-07-tuple", "bare-map"],
+)
+def test_rewritten_schemas_share_nothing_either(schema: dict[str, Any]) -> None:
+    _assert_isolated(schema)
