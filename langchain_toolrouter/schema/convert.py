@@ -53,6 +53,7 @@ class ConversionCore:
     """The name-independent part of a conversion, shared by every tool with the same schema."""
 
     __slots__ = (
+        "_by_name",
         "_check",
         "_has_refs",
         "_key",
@@ -74,6 +75,7 @@ class ConversionCore:
         # from, so not even an edit to the returned model-facing schema can change what calls
         # are accepted; a key that is not marshal bytes comes with a private deep copy.
         self._key = key
+        self._by_name: dict[str, Conversion] = {}
         self._pristine = None if isinstance(key, bytes) else copy.deepcopy(dict(schema))
         normalized = _normalize_isolated(schema)
         self.effective_schema: dict[str, Any] = normalized.schema
@@ -117,6 +119,13 @@ class ConversionCore:
         if self._placeholders is None:
             self._placeholders = PlaceholderNulls(self.effective_schema)
         return self._placeholders
+
+    def conversion(self, name: str) -> Conversion:
+        """The light per-name :class:`Conversion` over this core (one per name)."""
+        found = self._by_name.get(name)
+        if found is None:
+            found = self._by_name[name] = Conversion(self, name)
+        return found
 
     def converted_content(self) -> Any:
         """A fresh copy of the source schema as it was when converted."""
@@ -311,10 +320,11 @@ def _rename_entries(schema: Any) -> list[ReportEntry]:
     return out
 
 
-_CORES: LRU[tuple[bytes | str, ConversionOptions], ConversionCore] = LRU(4096)
-_BY_CONTENT: LRU[tuple[bytes | str, ConversionOptions, str], Conversion] = LRU(8192)
-# id -> (the schema object, its conversion, a snapshot of its content once it hit again)
-_BY_IDENTITY: dict[tuple[int, ConversionOptions, str], list[Any]] = {}
+# (content key, options) -> core; each core keeps its per-name conversions.
+_CORES: LRU[tuple[bytes | str, tuple[Any, ...]], ConversionCore] = LRU(4096)
+# (id, options, name) -> (the schema object, its conversion, a snapshot of its content once it
+# was asked for again)
+_BY_IDENTITY: dict[tuple[int, tuple[Any, ...], str], list[Any]] = {}
 _IDENTITY_MAX = 8192
 
 
@@ -335,7 +345,7 @@ def json_schema_to_model(
             degraded and reported.
     """
     opts = options if options is not None else DEFAULT_OPTIONS
-    ident = (id(schema), opts, name)
+    ident = (id(schema), opts.cache_key, name)
     hit = _BY_IDENTITY.get(ident)
     # An identity hit counts only while the schema still equals what was converted: a schema
     # edited in place is converted again. The first hit compares cache keys and keeps a
@@ -349,16 +359,11 @@ def json_schema_to_model(
             hit[2] = hit[1]._core.converted_content()
             return hit[1]  # type: ignore[no-any-return]
     raw: Any = schema
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):
         normalize(raw)  # raises the SchemaConversionError that explains the problem
     key = canonical_key(schema)
-    conversion = _BY_CONTENT.get_or_build(
-        (key, opts, name),
-        lambda: Conversion(
-            _CORES.get_or_build((key, opts), lambda: ConversionCore(schema, opts, key)),
-            name,
-        ),
-    )
+    core = _CORES.get_or_build((key, opts.cache_key), lambda: ConversionCore(schema, opts, key))
+    conversion = core.conversion(name)
     if len(_BY_IDENTITY) >= _IDENTITY_MAX:
         _BY_IDENTITY.clear()
     _BY_IDENTITY[ident] = [schema, conversion, None]
@@ -368,5 +373,4 @@ def json_schema_to_model(
 def clear_cache() -> None:
     """Forget every cached conversion (tests and long-lived processes that reload schemas)."""
     _CORES.clear()
-    _BY_CONTENT.clear()
     _BY_IDENTITY.clear()

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
 
 __all__ = ["ConversionOptions", "StrictProvider"]
 
@@ -23,10 +23,14 @@ class ConversionOptions:
         recursion_depth: ``None`` keeps recursive ``$ref``s as ``$defs`` in the model-facing
             schema; an integer unrolls them that many levels instead (Gemini always unrolls,
             2 levels unless set).
+        cache_key: every option's value as a plain tuple (set for you; what caches key on).
     """
 
     strict_provider: StrictProvider | None = None
     recursion_depth: int | None = None
+    # Every field's value, computed once: the conversion caches key on this plain tuple, whose
+    # hash is C-level (the dataclass ``__hash__`` is a Python call, paid on every lookup).
+    cache_key: tuple[Any, ...] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         if self.strict_provider not in (None, "openai", "gemini"):
@@ -39,6 +43,8 @@ class ConversionOptions:
             raise ValueError(
                 f"recursion_depth must be None or an integer >= 0, got {self.recursion_depth!r}"
             )
+        key = tuple(getattr(self, f.name) for f in fields(self) if f.name != "cache_key")
+        object.__setattr__(self, "cache_key", key)
 
 
 DEFAULT_OPTIONS = ConversionOptions()
