@@ -584,9 +584,18 @@ class _Normalizer:
                         return None
                 out[key] = copied_list
             elif kind == _K_SCALAR:
-                if not _clean_scalar_keyword(key, value, s):
+                if key == "required":  # on every object: checked here, not by a call
+                    if type(value) is not list:
+                        return None
+                    for item in value:
+                        if type(item) is not str:
+                            return None
+                    if len(set(value)) != len(value):
+                        return None
+                    out[key] = list(value)
+                elif not _clean_scalar_keyword(key, value, s):
                     return None
-                if type(value) is list:  # "required", "enum"
+                elif type(value) is list:  # "enum"
                     out[key] = _copied(value)
             elif kind == _K_REF:
                 if not self.clean_ref(value, s):
