@@ -353,7 +353,7 @@ def normalize(raw: Any) -> Normalized:
     Raises:
         SchemaConversionError: ``raw`` is not a mapping, or its type excludes objects.
     """
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):
         raise SchemaConversionError(
             f"a tool input schema must be a JSON object, got {type(raw).__name__}; "
             'pass an object schema such as {"type": "object", "properties": {...}}',
@@ -389,7 +389,7 @@ class _Normalizer:
         raw = self.raw
         if (
             raw
-            and not (raw.keys() & _KEYWORDS)
+            and raw.keys().isdisjoint(_KEYWORDS)
             and all(isinstance(v, Mapping) for v in raw.values())
         ):
             self.note(
@@ -402,9 +402,8 @@ class _Normalizer:
             props = {k: self.node(v, join("", k), join("/properties", k)) for k, v in raw.items()}
             root: dict[str, Any] = {"type": "object", "properties": props}
         else:
-            node = self.node(raw, "", None)
-            root = dict(node) if isinstance(node, dict) else {}  # never the caller's own dict
-            self.refs = [(root if n is node else n, src) for n, src in self.refs]
+            node = self.node(raw, "", None)  # a new dict (never the caller's), or a boolean
+            root = node if isinstance(node, dict) else {}
             self.fix_root_type(root)
         self.rewrite_refs(root)
         return Normalized(
