@@ -88,6 +88,8 @@ _TOOL_CALL_ID: ContextVar[str | None] = ContextVar("toolrouter_tool_call_id", de
 NameStyle = Literal["exact", "safe"]
 """How a slug becomes a tool name: `"exact"` keeps it; `"safe"` fits every major provider."""
 
+_CO_COROUTINE = inspect.CO_COROUTINE
+
 _SAFE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$")
 _UNSAFE_CHARS = re.compile(r"[^A-Za-z0-9_-]")
 
@@ -169,22 +171,30 @@ class CallableExecutor:
         return _as_outcome(await run_in_executor(None, func, payload))
 
 
-def _resolve_executor(executor: object, aexecutor: AsyncExecutorFn | None) -> ToolExecutor:
+def _resolve_executor(executor: Any, aexecutor: AsyncExecutorFn | None) -> ToolExecutor:
     """A `ToolExecutor` from what `from_schema` was given."""
     func = executor.__func__ if type(executor) is MethodType else executor
-    if type(func) is FunctionType:  # what `hasattr` finds on it: its `__dict__` (no raise)
-        is_executor = "execute" in func.__dict__ and "aexecute" in func.__dict__
+    if type(func) is FunctionType:
+        # What `hasattr` and `_is_async_callable` would read, read once: a function's
+        # attributes are its `__dict__` (a bound method's are its function's), nearly
+        # always empty; async is the code flag or `inspect.markcoroutinefunction`'s marker.
+        attrs = func.__dict__
+        if attrs and "execute" in attrs and "aexecute" in attrs:
+            return executor  # type: ignore[no-any-return]
+        is_async = bool(func.__code__.co_flags & _CO_COROUTINE) or (
+            "_is_coroutine_marker" in attrs and inspect.iscoroutinefunction(func)
+        )
+    elif hasattr(executor, "execute") and hasattr(executor, "aexecute"):
+        return executor  # type: ignore[no-any-return]
     else:
-        is_executor = hasattr(executor, "execute") and hasattr(executor, "aexecute")
-    if is_executor:
-        return cast("ToolExecutor", executor)
-    if _is_async_callable(executor):
+        is_async = _is_async_callable(executor)
+    if is_async:
         if aexecutor is not None:
             msg = "executor is already async; pass a sync callable as executor with aexecutor"
             raise ValueError(msg)
-        return CallableExecutor(afunc=cast("AsyncExecutorFn", executor))
+        return CallableExecutor(afunc=executor)
     if callable(executor):
-        return CallableExecutor(func=cast("SyncExecutorFn", executor), afunc=aexecutor)
+        return CallableExecutor(executor, aexecutor)
     msg = f"executor must be a callable or a ToolExecutor, got {type(executor).__name__}"
     raise TypeError(msg)
 
@@ -202,7 +212,7 @@ def _is_async_callable(obj: Any) -> bool:
     # `__call__` is a method-wrapper, never async.
     func = obj.__func__ if type(obj) is MethodType else obj
     if type(func) is FunctionType:
-        return bool(func.__code__.co_flags & inspect.CO_COROUTINE) or (
+        return bool(func.__code__.co_flags & _CO_COROUTINE) or (
             "_is_coroutine_marker" in func.__dict__ and inspect.iscoroutinefunction(func)
         )
     return inspect.iscoroutinefunction(obj) or inspect.iscoroutinefunction(
@@ -350,8 +360,50 @@ class ToolRouterTool(BaseTool):
             raise_errors: Raise `ToolRouterToolError` instead of answering the model.
         """
         resolved = _resolve_executor(executor, aexecutor)
+        tool_name = tool_name_for(name, name_style)
+        if (
+            cls is ToolRouterTool
+            and type(name) is str
+            and type(input_schema) is dict
+            and type(description) is str
+            and type(max_content_chars) is int
+            and max_content_chars > 0
+            and (plan := _PLAN or _init_plan()).usable
+            and _STR_ONLY.issuperset(map(type, input_schema))  # keys exactly `str`
+            and (
+                metadata is None
+                or (type(metadata) is dict and _STR_ONLY.issuperset(map(type, metadata)))
+            )
+        ):
+            # What `cls(...)` below gives, built directly: the arguments are all of
+            # `_FAST_ARGS` and each is a value validation keeps as is (see `_fast_init`).
+            conversion = json_schema_to_model(
+                input_schema, name=name or tool_name, options=schema_options
+            )
+            args_schema = conversion.llm_schema
+            if type(args_schema) is dict:
+                tool = object.__new__(ToolRouterTool)
+                values = plan.defaults.copy()  # field order
+                values["name"] = tool_name
+                values["description"] = description
+                values["args_schema"] = args_schema
+                values["metadata"] = None if metadata is None else dict(metadata)
+                values["handle_tool_error"] = not raise_errors
+                values["slug"] = name
+                values["input_json_schema"] = dict(input_schema)
+                values["executor"] = resolved
+                values["schema_options"] = schema_options
+                values["max_content_chars"] = max_content_chars
+                private = plan.private.copy()
+                private["_conversion"] = conversion
+                set_attribute = object.__setattr__
+                set_attribute(tool, "__dict__", values)
+                set_attribute(tool, "__pydantic_fields_set__", set(_FAST_ARGS))
+                set_attribute(tool, "__pydantic_extra__", None)
+                set_attribute(tool, "__pydantic_private__", private)
+                return tool
         return cls(
-            name=tool_name_for(name, name_style),
+            name=tool_name,
             slug=name,
             description=description,
             input_json_schema=input_schema,
@@ -554,6 +606,14 @@ class _InitPlan:
 
 _PLAN: _InitPlan | None = None
 
+
+def _init_plan() -> _InitPlan:
+    """`_PLAN`, computed on first use (the class must exist)."""
+    global _PLAN  # noqa: PLW0603
+    _PLAN = _InitPlan()
+    return _PLAN
+
+
 _STR_ONLY = frozenset((str,))
 
 
@@ -567,12 +627,9 @@ def _fast_init(tool: ToolRouterTool, kwargs: dict[str, Any], conversion: Convers
 
     The instance state is what pydantic builds: `__dict__` in field order with the defaults,
     `__pydantic_fields_set__`, no extra, private attributes at their defaults plus the
-    conversion. `tests/unit_tests/langchain/test_tools.py` compares both paths.
+    conversion. `tests/unit_tests/langchain/test_tool_construction.py` compares both paths.
     """
-    global _PLAN  # noqa: PLW0603 - computed on first use (the class must exist)
-    plan = _PLAN
-    if plan is None:
-        plan = _PLAN = _InitPlan()
+    plan = _PLAN or _init_plan()
     keys = kwargs.keys()
     if not plan.usable or not (keys <= _FAST_ARGS and keys >= plan.required):
         return False
@@ -585,8 +642,11 @@ def _fast_init(tool: ToolRouterTool, kwargs: dict[str, Any], conversion: Convers
         and type(kwargs.get("description", "")) is str
         and type(kwargs.get("args_schema")) is dict
         and type(schema) is dict
-        and {*map(type, schema)} <= _STR_ONLY  # keys exactly `str`
-        and (metadata is None or (type(metadata) is dict and {*map(type, metadata)} <= _STR_ONLY))
+        and _STR_ONLY.issuperset(map(type, schema))  # keys exactly `str`
+        and (
+            metadata is None
+            or (type(metadata) is dict and _STR_ONLY.issuperset(map(type, metadata)))
+        )
         and type(size) is int
         and size > 0
     ):

@@ -5,8 +5,11 @@ around LangChain's introspection give LangChain's answers."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import inspect
+from collections.abc import Iterator
+from types import MappingProxyType, SimpleNamespace
 from typing import Annotated, Any, get_type_hints
 
 import pytest
@@ -17,6 +20,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ValidationError
 
 from langchain_toolrouter import tools as tools_module
+from langchain_toolrouter._results import ToolOutcome
 from langchain_toolrouter.schema import ConversionOptions
 from langchain_toolrouter.tools import CallableExecutor, ToolRouterTool
 
@@ -107,18 +111,117 @@ def test_fast_construction_copies_dicts_as_validation_does() -> None:
     assert tool.metadata == {"slug": "GITHUB_STAR", "toolkit": "github", "tags": ["x"]}
 
 
-def test_from_schema_builds_the_same_tool_either_way() -> None:
-    fast = ToolRouterTool.from_schema("T", "d", SCHEMA, echo, metadata={"a": 1})
+@contextlib.contextmanager
+def _validated() -> Iterator[None]:
+    """A context in which every tool is built by pydantic's validation (no fast path)."""
     with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tools_module, "_PLAN", SimpleNamespace(usable=False))
         patch.setattr(tools_module, "_fast_init", lambda *_: False)
-        slow = ToolRouterTool.from_schema("T", "d", SCHEMA, echo, metadata={"a": 1})
+        yield
+
+
+class Executor:
+    def execute(self, payload: dict[str, Any]) -> ToolOutcome:
+        return ToolOutcome(successful=True, data=payload)
+
+    async def aexecute(self, payload: dict[str, Any]) -> ToolOutcome:
+        return ToolOutcome(successful=True, data=payload)
+
+
+FROM_SCHEMA = [
+    pytest.param(("T", "d", SCHEMA, echo), {"metadata": {"a": 1}}, id="metadata"),
+    pytest.param(("T", "d", SCHEMA, echo), {}, id="plain"),
+    pytest.param(("T", "", SCHEMA, aecho), {"raise_errors": True}, id="async-empty-description"),
+    pytest.param(
+        ("my tool/1", "d", SCHEMA, echo),
+        {
+            "aexecutor": aecho,
+            "name_style": "safe",
+            "schema_options": ConversionOptions(strict_provider="openai"),
+            "max_content_chars": 9,
+        },
+        id="safe-name-options",
+    ),
+    pytest.param(("", "d", SCHEMA, Executor()), {"name_style": "safe"}, id="empty-name"),
+    pytest.param(("T", "d", {}, echo), {"metadata": {}}, id="empty-schema"),
+]
+
+
+@pytest.mark.parametrize(("args", "kwargs"), FROM_SCHEMA)
+def test_from_schema_builds_the_same_tool_either_way(
+    args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> None:
+    taken: list[Any] = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tools_module, "_fast_init", lambda *a: taken.append(a))
+        fast = ToolRouterTool.from_schema(*args, **kwargs)
+    assert taken == []  # built directly, not through __init__
+    with _validated():
+        slow = ToolRouterTool.from_schema(*args, **kwargs)
     slow_state, fast_state = _state(slow), _state(fast)
     assert type(slow.executor) is type(fast.executor)
-    for state in (slow_state, fast_state):  # two CallableExecutors of the same function
-        del state["dict"]["executor"]
-        state["repr_args"] = [(k, v) for k, v in state["repr_args"] if k != "executor"]
+    if type(fast.executor) is CallableExecutor:  # two CallableExecutors of the same callables
+        assert (fast.executor._func, fast.executor._afunc) == (
+            slow.executor._func,
+            slow.executor._afunc,
+        )
+        for state in (slow_state, fast_state):
+            del state["dict"]["executor"]
+            state["repr_args"] = [(k, v) for k, v in state["repr_args"] if k != "executor"]
     assert fast_state == slow_state
-    assert fast.invoke({"q": "hi"}) == slow.invoke({"q": "hi"})
+    assert fast.conversion is slow.conversion
+    assert fast.tool_call_schema == slow.tool_call_schema
+    assert fast.input_json_schema is not args[2]  # copied, as validation does
+    if kwargs.get("metadata") is not None:
+        assert fast.metadata is not kwargs["metadata"]
+    call = {"q": "hi"} if args[2] else {}
+    assert asyncio.run(fast.ainvoke(call)) == asyncio.run(slow.ainvoke(call))
+
+
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        ({"max_content_chars": 0}, "greater than 0"),
+        ({"max_content_chars": "many"}, "valid integer"),
+        ({"description": None}, "valid string"),
+        ({"metadata": {1: "x"}}, "valid string"),
+        ({"metadata": ["not", "a", "dict"]}, "valid dictionary"),
+    ],
+)
+def test_from_schema_values_validation_refuses_are_still_refused(
+    change: dict[str, Any], error: str
+) -> None:
+    args = {"name": "T", "description": "d", "input_schema": SCHEMA, "executor": echo}
+    with pytest.raises(ValidationError, match=error):
+        ToolRouterTool.from_schema(**{**args, **change})
+
+
+def test_from_schema_values_validation_converts_are_still_converted() -> None:
+    class Name(str):
+        pass
+
+    size: Any = 7.0
+    tool = ToolRouterTool.from_schema(
+        Name("N"), "d", MappingProxyType(SCHEMA), echo, max_content_chars=size, metadata={}
+    )
+    assert (type(tool.name), type(tool.slug), type(tool.max_content_chars)) == (str, str, int)
+    assert (tool.name, tool.slug, tool.max_content_chars) == ("N", "N", 7)
+    assert type(tool.input_json_schema) is dict
+    assert tool.input_json_schema == SCHEMA
+    assert "max_content_chars" in tool.model_fields_set
+
+
+def test_from_schema_in_a_subclass_runs_its_init() -> None:
+    seen: list[dict[str, Any]] = []
+
+    class Sub(ToolRouterTool):
+        def __init__(self, **kwargs: Any) -> None:
+            seen.append(kwargs)
+            super().__init__(**kwargs)
+
+    tool = Sub.from_schema("T", "d", SCHEMA, echo)
+    assert type(tool) is Sub
+    assert seen[0]["slug"] == "T"
 
 
 @pytest.mark.parametrize(
@@ -243,6 +346,29 @@ def test_async_detection_is_inspects(obj: Any) -> None:
     assert tools_module._is_async_callable(obj) is _inspected(obj)
 
 
+@pytest.mark.parametrize("obj", CALLABLES)
+@pytest.mark.parametrize("aexecutor", [None, aecho])
+def test_resolved_executors_are_as_before(obj: Any, aexecutor: Any) -> None:
+    """`_resolve_executor` reads functions itself; the answer is `_is_async_callable`'s."""
+    if _inspected(obj) and aexecutor is not None:
+        with pytest.raises(ValueError, match="already async"):
+            tools_module._resolve_executor(obj, aexecutor)
+        return
+    resolved: Any = tools_module._resolve_executor(obj, aexecutor)
+    assert type(resolved) is CallableExecutor
+    if _inspected(obj):
+        assert (resolved._func, resolved._afunc) == (None, obj)
+    else:
+        assert (resolved._func, resolved._afunc) == (obj, aexecutor)
+
+
+def test_objects_with_execute_and_aexecute_are_executors() -> None:
+    executor = Executor()
+    assert tools_module._resolve_executor(executor, None) is executor
+    with pytest.raises(TypeError, match="must be a callable or a ToolExecutor, got int"):
+        tools_module._resolve_executor(3, None)
+
+
 @pytest.mark.skipif(not hasattr(inspect, "markcoroutinefunction"), reason="Python 3.12+")
 def test_marked_coroutine_functions_are_async() -> None:
     def marked(payload: dict[str, Any]) -> Any:
@@ -250,6 +376,8 @@ def test_marked_coroutine_functions_are_async() -> None:
 
     inspect.markcoroutinefunction(marked)  # type: ignore[attr-defined,unused-ignore]
     assert tools_module._is_async_callable(marked) is True
+    resolved: Any = tools_module._resolve_executor(marked, None)
+    assert (resolved._func, resolved._afunc) == (None, marked)
     assert tools_module._is_async_callable(Holder().sync) is False
 
 
@@ -261,6 +389,14 @@ def test_a_function_with_execute_and_aexecute_is_an_executor_as_before() -> None
     odd.aexecute = aecho  # type: ignore[attr-defined]
     resolved: Any = tools_module._resolve_executor(odd, None)
     assert resolved is odd
+    assert tools_module._resolve_executor(Holder().sync, None) is not None
+    Holder.sync.execute = echo  # type: ignore[attr-defined]
+    Holder.sync.aexecute = aecho  # type: ignore[attr-defined]
+    try:
+        method: Any = Holder().sync
+        assert tools_module._resolve_executor(method, None) is method
+    finally:
+        del Holder.sync.execute, Holder.sync.aexecute  # type: ignore[attr-defined]
     assert isinstance(tools_module._resolve_executor(echo, None), CallableExecutor)
     with pytest.raises(ValueError, match="already async"):
         tools_module._resolve_executor(Holder().asynchronous, aecho)
