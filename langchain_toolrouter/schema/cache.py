@@ -2,9 +2,10 @@
 
 Two levels, checked in order:
 
-1. identity: the very same schema object seen before, and still equal to the private copy that
-   was converted (a dict lookup and a C-level ``==``, about a microsecond); the object is held,
-   so its ``id`` cannot be reused. A schema edited in place is converted anew.
+1. identity: the very same schema object seen before, and still equal to the content that was
+   converted (its first repeat compares the serialization below, later ones a dict lookup and a
+   C-level ``==`` with a snapshot, about a microsecond); the object is held, so its ``id``
+   cannot be reused. A schema edited in place is converted anew.
 2. content: a serialization of the schema as the key (see :func:`canonical_key`), so equal schemas
    from different sessions share one conversion core (effective schema, model-facing schema,
    compiled validator); each tool name gets its own light :class:`Conversion` over it.
