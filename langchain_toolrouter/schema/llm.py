@@ -13,7 +13,14 @@ from __future__ import annotations
 import re
 from typing import Any, TypeAlias
 
-from langchain_toolrouter.schema.pointers import ref_to_pointer, resolve, to_pointer
+from langchain_toolrouter.schema.pointers import (
+    SCHEMA_LIST_KEYS,
+    SCHEMA_MAP_KEYS,
+    SUBSCHEMA_KEYS,
+    ref_to_pointer,
+    resolve,
+    to_pointer,
+)
 from langchain_toolrouter.schema.report import ReportEntry
 
 __all__ = ["inline_refs"]
@@ -21,24 +28,10 @@ __all__ = ["inline_refs"]
 # How the walk treats each keyword (absent: copied as is).
 _ONE, _MAP, _LIST, _DEFS = range(4)
 _KIND = {
-    **dict.fromkeys(
-        (
-            "items",
-            "additionalProperties",
-            "propertyNames",
-            "contains",
-            "not",
-            "if",
-            "then",
-            "else",
-            "unevaluatedItems",
-            "unevaluatedProperties",
-        ),
-        _ONE,
-    ),
-    **dict.fromkeys(("properties", "patternProperties", "dependentSchemas"), _MAP),
-    **dict.fromkeys(("anyOf", "oneOf", "allOf", "prefixItems"), _LIST),
-    **dict.fromkeys(("$defs", "definitions"), _DEFS),
+    **dict.fromkeys(SUBSCHEMA_KEYS, _ONE),
+    **dict.fromkeys(SCHEMA_MAP_KEYS, _MAP),
+    **dict.fromkeys(SCHEMA_LIST_KEYS, _LIST),
+    **dict.fromkeys(("$defs", "definitions"), _DEFS),  # after the maps: dropped, not walked
 }
 _OVERRIDABLE = ("title", "description", "default", "examples")
 _NON_NAME = re.compile(r"[^A-Za-z0-9_.-]")

@@ -26,7 +26,15 @@ from urllib.parse import urldefrag, urljoin
 
 from langchain_toolrouter.schema.ecma_regex import python_regex
 from langchain_toolrouter.schema.errors import SchemaConversionError
-from langchain_toolrouter.schema.pointers import iter_subschemas, join, ref_to_pointer, resolve
+from langchain_toolrouter.schema.pointers import (
+    SCHEMA_LIST_KEYS,
+    SCHEMA_MAP_KEYS,
+    SUBSCHEMA_KEYS,
+    iter_subschemas,
+    join,
+    ref_to_pointer,
+    resolve,
+)
 from langchain_toolrouter.schema.report import ReportEntry, ReportKind
 
 __all__ = ["Normalized", "normalize"]
@@ -53,20 +61,9 @@ _TYPE_ALIASES: dict[str, str | None] = {
     **dict.fromkeys(("any", "mixed", "*", "json", "unknown"), None),
 }
 
-_SUBSCHEMA_KEYS = (
-    "additionalProperties",
-    "propertyNames",
-    "contains",
-    "not",
-    "if",
-    "then",
-    "else",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "contentSchema",
-)
-_SCHEMA_MAP_KEYS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
-_SCHEMA_LIST_KEYS = ("anyOf", "oneOf", "allOf", "prefixItems")
+_SUBSCHEMA_KEYS = tuple(k for k in SUBSCHEMA_KEYS if k != "items")  # "items" may be a list
+_SCHEMA_MAP_KEYS = SCHEMA_MAP_KEYS
+_SCHEMA_LIST_KEYS = SCHEMA_LIST_KEYS
 _NUMBER_KEYS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
 _COUNT_KEYS = (
     "minLength",

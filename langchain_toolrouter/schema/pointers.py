@@ -6,9 +6,20 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 from urllib.parse import unquote
 
-__all__ = ["iter_subschemas", "join", "ref_to_pointer", "resolve", "to_pointer"]
+__all__ = [
+    "SCHEMA_LIST_KEYS",
+    "SCHEMA_MAP_KEYS",
+    "SUBSCHEMA_KEYS",
+    "iter_subschemas",
+    "join",
+    "ref_to_pointer",
+    "resolve",
+    "to_pointer",
+]
 
-_ONE = (
+# Where a schema holds subschemas (2020-12), shared by every walk over schemas: one subschema,
+# a map of them, a list of them.
+SUBSCHEMA_KEYS = (
     "items",
     "additionalProperties",
     "propertyNames",
@@ -21,8 +32,8 @@ _ONE = (
     "unevaluatedProperties",
     "contentSchema",
 )
-_MAP = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
-_LIST = ("anyOf", "oneOf", "allOf", "prefixItems")
+SCHEMA_MAP_KEYS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+SCHEMA_LIST_KEYS = ("anyOf", "oneOf", "allOf", "prefixItems")
 
 
 def _escape(token: str) -> str:
@@ -84,13 +95,13 @@ def iter_subschemas(schema: Any, pointer: str) -> Iterator[tuple[dict[str, Any],
         if not isinstance(node, dict):
             continue
         yield node, here
-        stack.extend((node[key], join(here, key)) for key in _ONE if key in node)
-        for key in _MAP:
+        stack.extend((node[key], join(here, key)) for key in SUBSCHEMA_KEYS if key in node)
+        for key in SCHEMA_MAP_KEYS:
             value = node.get(key)
             if isinstance(value, dict):
                 base = join(here, key)
                 stack.extend((v, join(base, k)) for k, v in value.items())
-        for key in _LIST:
+        for key in SCHEMA_LIST_KEYS:
             value = node.get(key)
             if isinstance(value, list):
                 base = join(here, key)

@@ -240,3 +240,25 @@ def test_a_ref_target_used_twice_is_inlined_as_two_independent_copies() -> None:
     a["properties"]["k"]["description"] = "edited"
     assert b == {"type": "object", "properties": {"k": {"type": "string"}}}
     assert schema["$defs"]["tag"] == {"type": "object", "properties": {"k": {"type": "string"}}}
+
+
+def test_refs_inside_content_schema_are_inlined_too() -> None:
+    # Every walk reads subschema positions from one list (pointers.SUBSCHEMA_KEYS); the
+    # model-facing walk used to skip contentSchema, leaving a $ref to $defs it then dropped.
+    schema = {
+        "type": "object",
+        "properties": {
+            "doc": {
+                "type": "string",
+                "contentMediaType": "application/json",
+                "contentSchema": {"$ref": "#/$defs/doc"},
+            }
+        },
+        "$defs": {"doc": {"type": "object", "properties": {"id": {"type": "integer"}}}},
+    }
+    llm = json_schema_to_model(schema, name="content").llm_schema
+    assert "$defs" not in llm
+    assert llm["properties"]["doc"]["contentSchema"] == {
+        "type": "object",
+        "properties": {"id": {"type": "integer"}},
+    }
