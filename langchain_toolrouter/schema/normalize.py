@@ -192,19 +192,6 @@ _ANNOTATION_TYPES: dict[str, type | tuple[type, ...]] = {
 }
 _ANNOTATION_KEYS = _ANNOTATION_TYPES.keys()
 
-# What the check-only walk does with each keyword (absent: copied as is, nothing to check).
-_K_TYPE, _K_ONE, _K_MAP, _K_LIST, _K_ANNOTATION, _K_SCALAR, _K_REF, _K_DIRTY = range(8)
-_KIND: dict[str, int] = {
-    **dict.fromkeys(_HANDLED, _K_SCALAR),
-    **dict.fromkeys(_ANNOTATION_TYPES, _K_ANNOTATION),
-    **dict.fromkeys(_SUBSCHEMA_KEYS_SET, _K_ONE),
-    **dict.fromkeys(_SCHEMA_MAP_KEYS, _K_MAP),
-    **dict.fromkeys(_SCHEMA_LIST_KEYS, _K_LIST),
-    **dict.fromkeys(_DIRTY_KEYS, _K_DIRTY),
-    "type": _K_TYPE,
-    "$ref": _K_REF,
-}
-
 
 def _annotations_ok(s: dict[str, Any]) -> bool:
     """Whether every annotation keyword of ``s`` has the value type the meta-schema requires."""
@@ -234,36 +221,58 @@ def _clean_type(value: Any) -> bool:
     return len(set(value)) == len(value) and not ("number" in value and "integer" in value)
 
 
-def _clean_scalar_keyword(key: str, value: Any, s: dict[str, Any]) -> bool:
-    """Whether a non-subschema keyword this pass handles is already in standard form."""
-    if key == "required":
-        return (
-            type(value) is list
-            and all(type(n) is str for n in value)
-            and len(set(value)) == len(value)
-        )
-    if key == "enum":
-        return type(value) is list
-    if key == "pattern":
-        return type(value) is str and _regex_error(value) is None
-    if key == "uniqueItems":
-        return type(value) is bool
-    if key in _COUNT_KEYS_SET:
-        return type(value) is int and value >= 0
-    if key in _NUMBER_KEYS_SET:
-        if type(value) not in (int, float):
-            return False
-        if key == "multipleOf":
-            return bool(value > 0)
-        if key in ("minimum", "maximum"):
-            return type(s.get("exclusive" + key[:1].upper() + key[1:])) is not bool
-        return True
-    return False
-
-
 _IMMUTABLE = frozenset((str, int, float, bool, type(None)))
 # Annotation keywords whose value must be a string.
 _STR_KEYWORDS = frozenset(k for k, t in _ANNOTATION_TYPES.items() if t is str)
+
+
+# What the check-and-copy walk (``_Normalizer.fresh``) does with each keyword (absent: kept as
+# is, copied if mutable). One kind per check, so the walk branches once per key; the kinds are
+# tested in order of how often they occur in tool schemas.
+(
+    _K_STR,  # a string annotation: the value must be a string
+    _K_TYPE,
+    _K_REQUIRED,
+    _K_ONE,  # one subschema
+    _K_MAP,  # a map of subschemas
+    _K_ENUM,
+    _K_COUNT,  # a non-negative integer
+    _K_NUMBER,  # a number (multipleOf: > 0)
+    _K_BOUND,  # minimum/maximum: a number, and no draft-04 boolean exclusive* beside it
+    _K_LIST,  # a non-empty list of subschemas
+    _K_BOOL,  # a boolean (uniqueItems, deprecated, readOnly, writeOnly)
+    _K_EXAMPLES,
+    _K_PATTERN,
+    _K_PATTERN_MAP,  # patternProperties: a map of subschemas keyed by regular expressions
+    _K_DEFS,  # $defs/definitions: a map of subschemas
+    _K_DEPENDENT_REQUIRED,
+    _K_REF,
+    _K_DIRTY,  # a keyword this pass always rewrites
+) = range(18)
+_KIND: dict[str, int] = {
+    **dict.fromkeys(_STR_KEYWORDS, _K_STR),
+    **dict.fromkeys(("uniqueItems", "deprecated", "readOnly", "writeOnly"), _K_BOOL),
+    "examples": _K_EXAMPLES,
+    "dependentRequired": _K_DEPENDENT_REQUIRED,
+    **dict.fromkeys(_SUBSCHEMA_KEYS_SET, _K_ONE),
+    **dict.fromkeys(_SCHEMA_MAP_KEYS, _K_MAP),
+    "patternProperties": _K_PATTERN_MAP,
+    "$defs": _K_DEFS,
+    "definitions": _K_DEFS,
+    **dict.fromkeys(_SCHEMA_LIST_KEYS, _K_LIST),
+    **dict.fromkeys(_COUNT_KEYS, _K_COUNT),
+    **dict.fromkeys(_NUMBER_KEYS, _K_NUMBER),
+    "minimum": _K_BOUND,
+    "maximum": _K_BOUND,
+    **dict.fromkeys(_DIRTY_KEYS, _K_DIRTY),
+    "type": _K_TYPE,
+    "required": _K_REQUIRED,
+    "enum": _K_ENUM,
+    "pattern": _K_PATTERN,
+    "$ref": _K_REF,
+}
+_KIND_OF = _KIND.get
+_MAP_KINDS = (_K_MAP, _K_PATTERN_MAP, _K_DEFS)
 # Keywords a plain leaf (see _plain_leaf) never has: all this pass reads but "type" and the
 # string annotations.
 _NOT_PLAIN = frozenset(_KIND) - {"type"} - _STR_KEYWORDS
@@ -360,6 +369,24 @@ def normalize(raw: Any) -> Normalized:
 
 
 class _Normalizer:
+    __slots__ = (
+        "copies",
+        "draft4",
+        "entries",
+        "fast",
+        "has_clean_refs",
+        "has_defs",
+        "id_scopes",
+        "legacy",
+        "moved",
+        "nested_ids",
+        "prefix",
+        "raw",
+        "ref_verdicts",
+        "refs",
+        "uris",
+    )
+
     def __init__(self, raw: Mapping[str, Any]) -> None:
         self.raw = raw
         self.entries: list[ReportEntry] = []
@@ -378,6 +405,7 @@ class _Normalizer:
         self.id_scopes = 0  # > 0 while inside a non-root "$id": refs resolve against it
         self.uris: _UriIndex | None = None  # built on the first non-pointer $ref
         self.nested_ids: bool | None = None  # any "$id" below the root (found on demand)
+        self.ref_verdicts: dict[str, bool] = {}  # clean_ref's answer per $ref string
 
     def note(self, kind: ReportKind, pointer: str, reason: str) -> None:
         self.entries.append(ReportEntry(kind, pointer, reason))
@@ -445,7 +473,7 @@ class _Normalizer:
             self.moved[src] = eff
         elif self.fast and type(s) is dict:
             # Found standard while checking a parent that then needed a rewrite, or now.
-            copied = self.copies.get(id(s)) or self.fresh(s, root=not src and eff is None)
+            copied = self.copies.get(id(s)) or self.fresh(s, not src and eff is None)
             if copied is not None:
                 return copied  # already standard: a plain copy
         if type(s) is not dict:
@@ -504,31 +532,29 @@ class _Normalizer:
         self.id_scopes -= scoped
         return out
 
-    def fresh(self, s: dict[str, Any], *, root: bool = False) -> dict[str, Any] | None:
+    def fresh(self, s: dict[str, Any], root: bool = False) -> dict[str, Any] | None:
         """A deep copy of the subschema ``s`` when it (and all below it) is standard 2020-12
         that this pass would copy unchanged; None when some part needs a rewrite.
 
         Checking and copying in one walk is what keeps a first build cheap (the common case is
         a schema that is standard throughout), and the copy is what isolates the conversion
-        from the caller's schema. One table lookup per key; plain leaves (see ``_plain_leaf``)
-        skip even that. Must agree with the rewriting path: a test checks both give equal
-        results on the corpus and on generated schemas. ``root``: ``$schema`` is allowed (and
-        dropped) at the root.
+        from the caller's schema. One table lookup and one branch per key; plain leaves (see
+        ``_plain_leaf``) skip even that. Must agree with the rewriting path: a test checks both
+        give equal results on the corpus and on generated schemas. ``root``: ``$schema`` is
+        allowed (and dropped) at the root.
         """
         out = dict(s)
-        kind_of = _KIND.get
+        types: Any = None
+        required: set[str] | None = None
+        nested = False  # holds a subschema: worth remembering for the rewriting path
         for key, value in s.items():
-            kind = kind_of(key)
+            kind = _KIND_OF(key)
             if kind is None:  # not a keyword this pass reads: kept as is
                 if type(value) not in _IMMUTABLE:
                     out[key] = _copied(value)
-            elif kind == _K_ANNOTATION:
-                if type(value) is not _ANNOTATION_TYPES[key]:
-                    return None
+            elif kind == _K_STR:
                 if type(value) is not str:
-                    if key == "dependentRequired" and not _dependent_required_ok(value):
-                        return None
-                    out[key] = _copied(value)
+                    return None
             elif kind == _K_TYPE:
                 if type(value) is str:
                     if value not in _STANDARD_SET:
@@ -537,11 +563,33 @@ class _Normalizer:
                     out[key] = list(value)
                 else:
                     return None
-            elif kind == _K_MAP:
+                types = value
+            elif kind == _K_REQUIRED:
+                if type(value) is not list:
+                    return None
+                for item in value:
+                    if type(item) is not str:
+                        return None
+                required = set(value)
+                if len(required) != len(value):
+                    return None
+                out[key] = list(value)
+            elif kind == _K_ONE:
+                if type(value) is dict:
+                    c = dict(value) if _plain_leaf(value) else self.fresh(value)
+                    if c is None:
+                        return None
+                    out[key] = c
+                    nested = True
+                elif type(value) is not bool:
+                    return None
+            elif kind in _MAP_KINDS:
                 if type(value) is not dict:
                     return None
-                if key == "patternProperties" and any(_regex_error(k) for k in value):
-                    return None
+                if kind == _K_PATTERN_MAP:
+                    for pattern in value:
+                        if _regex_error(pattern) is not None:
+                            return None
                 copied_map: dict[str, Any] = {}
                 for name, v in value.items():
                     if type(v) is dict:
@@ -554,15 +602,25 @@ class _Normalizer:
                     else:
                         return None
                 out[key] = copied_map
-                if key in ("$defs", "definitions"):
+                nested = True
+                if kind == _K_DEFS:
                     self.has_defs = True
-            elif kind == _K_ONE:
-                if type(value) is dict:
-                    c = dict(value) if _plain_leaf(value) else self.fresh(value)
-                    if c is None:
-                        return None
-                    out[key] = c
-                elif type(value) is not bool:
+            elif kind == _K_ENUM:
+                if type(value) is not list:
+                    return None
+                out[key] = _copied(value)
+            elif kind == _K_COUNT:
+                if type(value) is not int or value < 0:
+                    return None
+            elif kind == _K_NUMBER:
+                if (type(value) is not int and type(value) is not float) or (
+                    key == "multipleOf" and not value > 0
+                ):
+                    return None
+            elif kind == _K_BOUND:
+                if (type(value) is not int and type(value) is not float) or type(
+                    s.get("exclusiveMinimum" if key == "minimum" else "exclusiveMaximum")
+                ) is bool:
                     return None
             elif kind == _K_LIST:
                 if type(value) is not list or not value:
@@ -579,20 +637,21 @@ class _Normalizer:
                     else:
                         return None
                 out[key] = copied_list
-            elif kind == _K_SCALAR:
-                if key == "required":  # on every object: checked here, not by a call
-                    if type(value) is not list:
-                        return None
-                    for item in value:
-                        if type(item) is not str:
-                            return None
-                    if len(set(value)) != len(value):
-                        return None
-                    out[key] = list(value)
-                elif not _clean_scalar_keyword(key, value, s):
+                nested = True
+            elif kind == _K_BOOL:
+                if type(value) is not bool:
                     return None
-                elif type(value) is list:  # "enum"
-                    out[key] = _copied(value)
+            elif kind == _K_EXAMPLES:
+                if type(value) is not list:
+                    return None
+                out[key] = _copied(value)
+            elif kind == _K_PATTERN:
+                if type(value) is not str or _regex_error(value) is not None:
+                    return None
+            elif kind == _K_DEPENDENT_REQUIRED:
+                if type(value) is not dict or not _dependent_required_ok(value):
+                    return None
+                out[key] = _copied(value)
             elif kind == _K_REF:
                 if not self.clean_ref(value, s):
                     return None
@@ -600,17 +659,16 @@ class _Normalizer:
                 del out[key]  # the result is always 2020-12; its draft was read in __init__
             else:  # a keyword this pass always rewrites
                 return None
-        types = s.get("type")
         if types is not None:
             if types == "object" or (type(types) is list and "object" in types):
-                required = s.get("required")
                 if required:
-                    props = s.get("properties", {})
-                    if not all(name in props for name in required):
+                    props = s.get("properties")
+                    if props is None or not props.keys() >= required:
                         return None
             elif not s.keys().isdisjoint(_OBJECT_ONLY):
                 return None
-        self.copies[id(s)] = out
+        if nested:
+            self.copies[id(s)] = out
         return out
 
     def fix_annotations(self, out: dict[str, Any], src: str) -> None:
@@ -643,6 +701,15 @@ class _Normalizer:
             or "%" in ref
         ):
             return False
+        verdict = self.ref_verdicts.get(ref)
+        if verdict is None:
+            verdict = self.ref_verdicts[ref] = self.resolves_in_place(ref)
+        if verdict:
+            self.has_clean_refs = True
+        return verdict
+
+    def resolves_in_place(self, ref: str) -> bool:
+        """Whether ``ref`` is a JSON pointer to a schema of this document that stays where it is."""
         pointer = ref_to_pointer(ref)
         if pointer is None or "/items/" in pointer:  # a list "items" moves to prefixItems
             return False
@@ -650,10 +717,7 @@ class _Normalizer:
             target = resolve(self.raw, pointer)
         except KeyError:
             return False
-        if type(target) is not dict and type(target) is not bool:
-            return False
-        self.has_clean_refs = True
-        return True
+        return type(target) is dict or type(target) is bool
 
     def unevaluated(self, out: dict[str, Any], src: str) -> None:
         """Read ``unevaluated*`` as ``additionalProperties``/``items`` where that is exact."""
