@@ -295,7 +295,7 @@ def test_a_converter_failure_degrades_that_tool_only(monkeypatch: pytest.MonkeyP
     def broken(self: Any, *args: Any, **kwargs: Any) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(normalize_module._Normalizer, "fix_root_type", broken)
+    monkeypatch.setattr(normalize_module._Normalizer, "run", broken)
     with pytest.warns(RuntimeWarning, match="degraded"):
         conversion = json_schema_to_model(
             {"type": "object", "properties": {"zz_degraded": {}}}, name="broken"
