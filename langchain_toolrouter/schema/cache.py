@@ -19,7 +19,7 @@ import json
 import marshal
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, Generic, TypeVar
 
 __all__ = ["LRU", "canonical_key"]
@@ -61,14 +61,12 @@ class LRU(Generic[K, V]):
                 pass
         return value
 
-    def get_or_build(self, key: K, build: Callable[[], V]) -> V:
-        value = self.get(key)
-        if value is None:
-            value = build()
-            with self._lock:
-                self._data[key] = value
-                while len(self._data) > self.maxsize:
-                    self._data.popitem(last=False)
+    def put(self, key: K, value: V) -> V:
+        """Store ``value`` (the most recently used entry now) and return it."""
+        with self._lock:
+            self._data[key] = value
+            if len(self._data) > self.maxsize:
+                self._data.popitem(last=False)
         return value
 
     def clear(self) -> None:

@@ -362,7 +362,10 @@ def json_schema_to_model(
     if type(raw) is not dict and not isinstance(raw, Mapping):
         normalize(raw)  # raises the SchemaConversionError that explains the problem
     key = canonical_key(schema)
-    core = _CORES.get_or_build((key, opts.cache_key), lambda: ConversionCore(schema, opts, key))
+    content = (key, opts.cache_key)
+    core = _CORES.get(content)
+    if core is None:
+        core = _CORES.put(content, ConversionCore(schema, opts, key))
     conversion = core.conversion(name)
     if len(_BY_IDENTITY) >= _IDENTITY_MAX:
         _BY_IDENTITY.clear()

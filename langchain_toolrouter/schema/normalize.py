@@ -413,10 +413,10 @@ class _Normalizer:
     def run(self) -> Normalized:
         raw = self.raw
         if self.fast and type(raw) is dict and raw.get("type") == "object":
-            root = self.fresh(raw, True)
-            if root is not None:  # standard throughout: nothing to move, rewrite or report
+            copied = self.fresh(raw, True)
+            if copied is not None:  # standard throughout: nothing to move, rewrite or report
                 return Normalized(
-                    root,
+                    copied,
                     self.entries,
                     has_refs=self.has_defs or self.has_clean_refs,
                     integer_by_type=self.draft4,
