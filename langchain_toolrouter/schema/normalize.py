@@ -373,6 +373,7 @@ class _Normalizer:
         "copies",
         "draft4",
         "entries",
+        "failed",
         "fast",
         "has_clean_refs",
         "has_defs",
@@ -406,6 +407,8 @@ class _Normalizer:
         self.uris: _UriIndex | None = None  # built on the first non-pointer $ref
         self.nested_ids: bool | None = None  # any "$id" below the root (found on demand)
         self.ref_verdicts: dict[str, bool] = {}  # clean_ref's answer per $ref string
+        # ids of source subschemas the check found in need of a rewrite (never checked twice)
+        self.failed: set[int] = set()
 
     def note(self, kind: ReportKind, pointer: str, reason: str) -> None:
         self.entries.append(ReportEntry(kind, pointer, reason))
@@ -421,6 +424,7 @@ class _Normalizer:
                     has_refs=self.has_defs or self.has_clean_refs,
                     integer_by_type=self.draft4,
                 )
+            self.failed.add(id(raw))
         if (
             raw
             and raw.keys().isdisjoint(_KEYWORDS)
@@ -480,11 +484,14 @@ class _Normalizer:
         """
         if eff is not None and src != eff:
             self.moved[src] = eff
-        elif self.fast and type(s) is dict:
-            # Found standard while checking a parent that then needed a rewrite, or now.
+        elif self.fast and type(s) is dict and not self.id_scopes and id(s) not in self.failed:
+            # Found standard while checking a parent that then needed a rewrite, or now. Not
+            # inside a nested "$id" resource: its "#/..." refs are relative to that resource,
+            # which the check (and a copy it made before entering the resource) assumed not.
             copied = self.copies.get(id(s)) or self.fresh(s, not src and eff is None)
             if copied is not None:
                 return copied  # already standard: a plain copy
+            self.failed.add(id(s))
         if type(s) is not dict:
             if isinstance(s, bool):
                 return s
@@ -587,6 +594,7 @@ class _Normalizer:
                 if type(value) is dict:
                     c = dict(value) if _plain_leaf(value) else self.fresh(value)
                     if c is None:
+                        self.failed.add(id(value))
                         return None
                     out[key] = c
                     nested = True
@@ -604,6 +612,7 @@ class _Normalizer:
                     if type(v) is dict:
                         c = dict(v) if _plain_leaf(v) else self.fresh(v)
                         if c is None:
+                            self.failed.add(id(v))
                             return None
                         copied_map[name] = c
                     elif type(v) is bool:
@@ -639,6 +648,7 @@ class _Normalizer:
                     if type(v) is dict:
                         c = dict(v) if _plain_leaf(v) else self.fresh(v)
                         if c is None:
+                            self.failed.add(id(v))
                             return None
                         copied_list.append(c)
                     elif type(v) is bool:

@@ -428,3 +428,30 @@ def test_c11_openai_every_property_has_a_type_and_the_root_is_plain() -> None:
         }
     )
     assert props["k"] == {"enum": ["a", "b"]}
+
+
+def _nested_resource(order: str) -> dict[str, Any]:
+    """A nested "$id" resource whose "#/$defs/t" differs from the root's "#/$defs/t"."""
+    inner: dict[str, Any] = {"properties": {"b": {"properties": {"c": {"$ref": "#/$defs/t"}}}}}
+    resource = (
+        {**inner, "$id": "http://x.example/a", "$defs": {"t": {"type": "string"}}}
+        if order == "properties first"
+        else {"$id": "http://x.example/a", "$defs": {"t": {"type": "string"}}, **inner}
+    )
+    return {
+        "type": "object",
+        "$defs": {"t": {"type": "integer"}},
+        "properties": {"a": resource},
+    }
+
+
+@pytest.mark.parametrize("order", ["properties first", "$id first"])
+def test_ref_inside_a_nested_id_resource_resolves_against_that_resource(order: str) -> None:
+    # A subtree checked before the walk knew it sat in a nested resource (its keys come
+    # before "$id") must not be reused as a plain copy: its ref means the resource's "t".
+    schema = _nested_resource(order)
+    _agree(schema, [{"a": {"b": {"c": "s"}}}], [{"a": {"b": {"c": 1}}}])
+    conv = json_schema_to_model(copy.deepcopy(schema), name="t")
+    assert conv.llm_schema["properties"]["a"]["properties"]["b"]["properties"]["c"] == {
+        "type": "string"
+    }
