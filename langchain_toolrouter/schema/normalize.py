@@ -370,6 +370,7 @@ def normalize(raw: Any) -> Normalized:
 
 class _Normalizer:
     __slots__ = (
+        "aliased",
         "copies",
         "draft4",
         "entries",
@@ -409,15 +410,26 @@ class _Normalizer:
         self.ref_verdicts: dict[str, bool] = {}  # clean_ref's answer per $ref string
         # ids of source subschemas the check found in need of a rewrite (never checked twice)
         self.failed: set[int] = set()
+        # copies whose non-standard type name the check renamed: id -> (copy, name as given);
+        # reported by note_aliases once the copy's place (its pointer) is known
+        self.aliased: dict[int, tuple[dict[str, Any], str]] = {}
 
     def note(self, kind: ReportKind, pointer: str, reason: str) -> None:
         self.entries.append(ReportEntry(kind, pointer, reason))
 
     def run(self) -> Normalized:
         raw = self.raw
-        if self.fast and type(raw) is dict and raw.get("type") == "object":
+        root_type = raw.get("type")
+        if (
+            self.fast
+            and type(raw) is dict
+            and type(root_type) is str
+            and (root_type == "object" or _TYPE_ALIASES.get(root_type.lower()) == "object")
+        ):
             copied = self.fresh(raw, True)
-            if copied is not None:  # standard throughout: nothing to move, rewrite or report
+            if copied is not None:  # standard throughout, but for renamed type names
+                if self.aliased:
+                    self.note_aliases(copied, "")
                 return Normalized(
                     copied,
                     self.entries,
@@ -490,6 +502,8 @@ class _Normalizer:
             # which the check (and a copy it made before entering the resource) assumed not.
             copied = self.copies.get(id(s)) or self.fresh(s, not src and eff is None)
             if copied is not None:
+                if self.aliased:
+                    self.note_aliases(copied, src)
                 return copied  # already standard: a plain copy
             self.failed.add(id(s))
         if type(s) is not dict:
@@ -572,14 +586,20 @@ class _Normalizer:
                 if type(value) is not str:
                     return None
             elif kind == _K_TYPE:
+                types = value
                 if type(value) is str:
                     if value not in _STANDARD_SET:
-                        return None
+                        # A catalog's name for a standard type ("dict", "float", "String"):
+                        # renamed here, reported by note_aliases, as the rewriting path does.
+                        mapped = _TYPE_ALIASES.get(value.lower())
+                        if mapped is None:
+                            return None
+                        out[key] = types = mapped
+                        self.aliased[id(out)] = (out, value)
                 elif _clean_type(value):
                     out[key] = list(value)
                 else:
                     return None
-                types = value
             elif kind == _K_REQUIRED:
                 if type(value) is not list:
                     return None
@@ -689,6 +709,33 @@ class _Normalizer:
         if nested:
             self.copies[id(s)] = out
         return out
+
+    def note_aliases(self, copied: dict[str, Any], pointer: str) -> None:
+        """Report the type names ``fresh`` renamed in ``copied`` (its copy of the source node at
+        ``pointer``), in the order the rewriting path reports them: keys in order, depth first.
+        """
+        renamed = self.aliased.pop(id(copied), None)
+        for key, value in copied.items():
+            if key == "type":
+                if renamed is not None and renamed[0] is copied:
+                    self.note(
+                        "approximated",
+                        join(pointer, key),
+                        f"non-standard type {renamed[1]!r} read as {value!r}",
+                    )
+            elif type(value) is dict:
+                if key in _SUBSCHEMA_KEYS_SET:
+                    self.note_aliases(value, join(pointer, key))
+                elif key in _SCHEMA_MAP_KEYS_SET:
+                    here = join(pointer, key)
+                    for name, sub in value.items():
+                        if type(sub) is dict:
+                            self.note_aliases(sub, join(here, name))
+            elif type(value) is list and key in _SCHEMA_LIST_KEYS_SET:
+                here = join(pointer, key)
+                for index, sub in enumerate(value):
+                    if type(sub) is dict:
+                        self.note_aliases(sub, join(here, index))
 
     def fix_annotations(self, out: dict[str, Any], src: str) -> None:
         """Drop annotation values of the wrong JSON type (the result must be valid JSON Schema)."""

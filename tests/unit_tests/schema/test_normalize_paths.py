@@ -120,3 +120,48 @@ def test_no_object_of_a_generated_schema_is_shared(schema: dict[str, Any]) -> No
 )
 def test_rewritten_schemas_share_nothing_either(schema: dict[str, Any]) -> None:
     _assert_isolated(schema)
+
+
+_FLOAT = {"type": "float", "description": "a catalog's name for number"}
+_RENAMED_TYPES: dict[str, dict[str, Any]] = {
+    # Renamed type names at every kind of schema position, "type" before and after the
+    # children (the report lists them in key order, depth first).
+    "everywhere": {
+        "type": "dict",
+        "properties": {
+            "a": _FLOAT,
+            "b": {"properties": {"c": {"type": "String"}}, "type": "map"},
+            "d": {"type": "list", "items": {"type": "int"}},
+            "e": {"anyOf": [{"type": "bool"}, {"type": "str", "maxLength": 2}]},
+            "f": {"$ref": "#/$defs/g"},
+        },
+        "$defs": {"g": {"type": "long"}},
+        "required": ["a"],
+    },
+    # The check of the root fails (nullable, an OpenAPI keyword) after it renamed types in
+    # subtrees; the rewriting path reuses those copies and must still report each rename once.
+    "rewritten root": {
+        "type": "object",
+        "properties": {"x": {"type": "array", "items": _FLOAT}, "y": {"type": "double"}},
+        "nullable": True,
+    },
+    # A renamed subtree beside one the check cannot take (unknown type name).
+    "beside a dirty sibling": {
+        "type": "object",
+        "properties": {"p": {"type": "float"}, "q": {"type": "whatever"}, "r": _FLOAT},
+    },
+    # The same source subtree object twice: each place is reported.
+    "shared subtree": {"type": "object", "properties": {"u": _FLOAT, "v": _FLOAT}},
+}
+
+
+@pytest.mark.parametrize("case", sorted(_RENAMED_TYPES))
+def test_renamed_type_names_are_reported_alike_on_both_paths(
+    case: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    schema = _RENAMED_TYPES[case]
+    _both_paths(schema, monkeypatch)
+    entries = normalize_module.normalize(schema).entries
+    renamed = [e for e in entries if "non-standard type" in e.reason]
+    assert renamed, entries
+    assert len({e.pointer for e in renamed}) == len(renamed)
