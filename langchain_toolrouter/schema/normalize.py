@@ -627,7 +627,7 @@ class _Normalizer:
                     for pattern in value:
                         if _regex_error(pattern) is not None:
                             return None
-                copied_map: dict[str, Any] = {}
+                copied_map = dict(value)  # sized once; each subschema replaced by its copy
                 for name, v in value.items():
                     if type(v) is dict:
                         c = dict(v) if _plain_leaf(v) else self.fresh(v)
@@ -635,9 +635,7 @@ class _Normalizer:
                             self.failed.add(id(v))
                             return None
                         copied_map[name] = c
-                    elif type(v) is bool:
-                        copied_map[name] = v
-                    else:
+                    elif type(v) is not bool:
                         return None
                 out[key] = copied_map
                 nested = True
