@@ -70,8 +70,8 @@ def resolve(document: Any, pointer: str) -> Any:
     if not pointer:
         return node
     for raw in pointer[1:].split("/"):
-        token = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, Mapping):
+        token = raw.replace("~1", "/").replace("~0", "~") if "~" in raw else raw
+        if type(node) is dict or isinstance(node, Mapping):
             if token not in node:
                 raise KeyError(token)
             node = node[token]
