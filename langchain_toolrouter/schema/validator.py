@@ -14,7 +14,10 @@ Deliberate readings, matching the JSON Schema specification:
 - ``enum``/``const``/``uniqueItems`` compare by JSON equality (``1 == 1.0``, ``true != 1``);
 - ``format`` is an annotation (the 2020-12 default): formatted strings are accepted and sent as
   they are, never parsed into Python objects;
-- ``pattern`` uses Python's ``re.search`` (JSON Schema patterns are not anchored).
+- ``pattern`` uses Python's ``re.search`` (JSON Schema patterns are not anchored);
+- ``unevaluatedProperties``/``unevaluatedItems`` see what the node and the subschemas applied
+  in place that accept the value evaluate (2020-12 annotation collection); only nodes carrying
+  one of them compile the extra check and its collectors.
 """
 
 from __future__ import annotations
