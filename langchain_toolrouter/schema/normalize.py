@@ -784,92 +784,22 @@ class _Normalizer:
         return type(target) is dict or type(target) is bool
 
     def unevaluated(self, out: dict[str, Any], src: str) -> None:
-        """Read ``unevaluated*`` as ``additionalProperties``/``items`` where that is exact."""
-        applicators = any(
+        """Read ``unevaluated*`` as ``additionalProperties``/``items`` where that is exact.
+
+        That is where nothing beside it evaluates anything in place. Elsewhere the keyword is
+        kept as written: the call validator enforces it exactly (it collects what the node and
+        its in-place subschemas evaluate), and the model is shown it as published.
+        """
+        if any(
             k in out for k in ("allOf", "anyOf", "oneOf", "$ref", "if", "dependentSchemas", "not")
-        )
+        ):
+            return
         for key, plain, blockers in (
             ("unevaluatedProperties", "additionalProperties", ()),
             ("unevaluatedItems", "items", ("prefixItems", "contains")),
         ):
-            if key not in out:
-                continue
-            if not applicators and plain not in out and not any(b in out for b in blockers):
+            if key in out and plain not in out and not any(b in out for b in blockers):
                 out[plain] = out.pop(key)
-            elif key == "unevaluatedProperties" and self.unevaluated_properties_static(out):
-                continue
-            else:
-                self.note(
-                    "approximated",
-                    join(src, key),
-                    f'"{key}" next to applicators is not enforced by the call validator '
-                    "(values it would reject are accepted)",
-                )
-
-    def unevaluated_properties_static(self, out: dict[str, Any]) -> bool:
-        """Rewrite ``unevaluatedProperties`` exactly when the evaluated names are static.
-
-        With only ``allOf``/``$ref`` (and ``not``, which evaluates nothing) beside it, the
-        evaluated properties are the union of ``properties``/``patternProperties`` over the node
-        and every branch always applied; ``unevaluatedProperties: X`` is then an extra ``allOf``
-        branch whose ``additionalProperties: X`` sees that union. False when not static.
-        """
-        if any(k in out for k in ("anyOf", "oneOf", "if", "dependentSchemas")):
-            return False
-        names: dict[str, bool] = {}
-        patterns: dict[str, bool] = {}
-        try:
-            everything = self.evaluated(out, names, patterns, set(), root=True)
-        except _NotStaticError:
-            return False
-        rest = out.pop("unevaluatedProperties")
-        if not everything:
-            branch = {
-                "properties": names,
-                "patternProperties": patterns,
-                "additionalProperties": rest,
-            }
-            out["allOf"] = [*out.get("allOf", ()), branch]
-        return True
-
-    def evaluated(
-        self,
-        node: Any,
-        names: dict[str, bool],
-        patterns: dict[str, bool],
-        seen: set[str],
-        *,
-        root: bool = False,
-    ) -> bool:
-        """Collect the property names/patterns ``node`` evaluates; True when it evaluates all."""
-        if isinstance(node, bool):
-            return False
-        if not isinstance(node, Mapping) or any(
-            k in node for k in ("anyOf", "oneOf", "if", "dependentSchemas", "dependencies")
-        ):
-            raise _NotStaticError
-        if not root and "unevaluatedProperties" in node:
-            return True
-        if "additionalProperties" in node:
-            return True
-        for name in node.get("properties", ()):
-            names[name] = True
-        for pattern in node.get("patternProperties", ()):
-            patterns[pattern] = True
-        everything = False
-        for branch in node.get("allOf", ()):
-            everything = self.evaluated(branch, names, patterns, seen) or everything
-        ref = node.get("$ref")
-        if isinstance(ref, str):
-            pointer = ref_to_pointer(ref)
-            if pointer is None or self.prefix or self.moved or pointer in seen:
-                raise _NotStaticError
-            try:
-                target = resolve(self.raw, pointer)
-            except KeyError:
-                raise _NotStaticError from None
-            everything = self.evaluated(target, names, patterns, {*seen, pointer}) or everything
-        return everything
 
     def check_pattern_keys(self, patterns: dict[str, Any], here: str) -> None:
         for pattern in list(patterns):
@@ -1229,10 +1159,6 @@ class _Normalizer:
     def unresolved(self, node: dict[str, Any], src: str, why: str) -> None:
         del node["$ref"]
         self.note("dropped", join(src, "$ref"), f"{why}; any JSON value is accepted there")
-
-
-class _NotStaticError(Exception):
-    """The properties a schema evaluates depend on the instance."""
 
 
 class _UriIndex:

@@ -14,7 +14,10 @@ Deliberate readings, matching the JSON Schema specification:
 - ``enum``/``const``/``uniqueItems`` compare by JSON equality (``1 == 1.0``, ``true != 1``);
 - ``format`` is an annotation (the 2020-12 default): formatted strings are accepted and sent as
   they are, never parsed into Python objects;
-- ``pattern`` uses Python's ``re.search`` (JSON Schema patterns are not anchored).
+- ``pattern`` uses Python's ``re.search`` (JSON Schema patterns are not anchored);
+- ``unevaluatedProperties``/``unevaluatedItems`` see what the node and the subschemas applied
+  in place that accept the value evaluate (2020-12 annotation collection); only nodes carrying
+  one of them compile the extra check and its collectors.
 """
 
 from __future__ import annotations
@@ -49,6 +52,9 @@ class Issue:
 
 Errors = list[Issue] | None
 Check = Callable[[Any, Path, Errors], bool]
+# Adds to ``seen`` the property names (of an object) or indices (of an array) that a schema
+# evaluates on a value it accepts; True when it evaluates them all (``seen`` is then partial).
+Collect = Callable[[Any, set[Any]], bool]
 
 
 def _accept(value: Any, path: Path, errors: Errors) -> bool:
@@ -141,6 +147,8 @@ class _Compiler:
         self.root = root
         self.is_type = _is_type_draft4 if integer_by_type else _is_type
         self.by_pointer: dict[str, list[Check]] = {}
+        # $ref target pointer -> its collector (see ``collector``), per instance kind.
+        self.collectors: dict[tuple[str, bool], list[Collect]] = {}
 
     def compile(self, schema: Any, pointer: str) -> Check:
         if schema is True or schema == {}:
@@ -162,6 +170,8 @@ class _Compiler:
             self.conditional,
         ):
             checks.extend(maker(schema, pointer))
+        if "unevaluatedProperties" in schema or "unevaluatedItems" in schema:
+            checks.extend(self.unevaluated(schema, pointer))  # last: see ``unevaluated``
         return _node(type_check, tuple(checks))
 
     # -- keywords -----------------------------------------------------------------------------
@@ -657,6 +667,153 @@ class _Compiler:
 
         return [check]
 
+    # -- unevaluatedProperties / unevaluatedItems ---------------------------------------------
+
+    def unevaluated(self, schema: dict[str, Any], pointer: str) -> list[Check]:
+        """The checks of ``unevaluatedProperties``/``unevaluatedItems`` (JSON Schema 2020-12).
+
+        A property (an item) is evaluated when this node, or a subschema applied in place to the
+        same value that accepts it, evaluates it: see ``collector``. The collector assumes every
+        other keyword of this node accepted the value. That holds for the verdict: these checks
+        come last, and a node stops at its first failure when ``errors`` is None. When errors
+        are collected and something else failed, the call is rejected anyway; a failing
+        ``allOf``/``$ref`` branch then still counts as evaluating its names, so what is
+        reported is the real cause rather than every name of that branch twice.
+        Only nodes with these keywords (and the subschemas they apply in place) pay for this.
+        """
+        checks: list[Check] = []
+        for key, objects in (("unevaluatedProperties", True), ("unevaluatedItems", False)):
+            if key not in schema:
+                continue
+            collect = self.collector(schema, pointer, objects, own=True)
+            rest = self.compile(schema[key], f"{pointer}/{key}")
+            if collect is _collect_all or rest is _accept:
+                continue  # every name (item) is evaluated, or any value is fine
+            make = _unevaluated_properties if objects else _unevaluated_items
+            checks.append(make(collect, rest, closed=schema[key] is False))
+        return checks
+
+    def collector(self, schema: Any, pointer: str, objects: bool, *, own: bool = False) -> Collect:
+        """What ``schema`` evaluates of an object (``objects``) or an array that it accepts.
+
+        Names: ``properties``, ``patternProperties`` matches, everything under
+        ``additionalProperties`` or a nested ``unevaluatedProperties``. Items: ``prefixItems``
+        indices, ``contains`` matches, everything under ``items`` or a nested
+        ``unevaluatedItems``. Then, recursively, what the in-place subschemas that accept the
+        value evaluate: every ``allOf`` branch and ``$ref`` target and triggered
+        ``dependentSchemas`` entry (all accept it, since ``schema`` does), the ``anyOf``/
+        ``oneOf`` branches that accept it, ``if`` with ``then`` or else ``else``; ``not``
+        evaluates nothing. ``own``: leave out the node's own unevaluated keyword.
+        """
+        if not isinstance(schema, dict):
+            return _collect_none
+        contains: Check | None = None
+        if objects:
+            if "additionalProperties" in schema or (not own and "unevaluatedProperties" in schema):
+                return _collect_all
+            static: frozenset[Any] = frozenset(schema.get("properties", ()))
+            regexes = tuple(python_regex(p) for p in schema.get("patternProperties", ()))
+        else:
+            if "items" in schema or (not own and "unevaluatedItems" in schema):
+                return _collect_all
+            static = frozenset(range(len(schema.get("prefixItems", ()))))
+            regexes = ()
+            if "contains" in schema:
+                contains = self.compile(schema["contains"], pointer + "/contains")
+        always = [
+            self.collector(s, f"{pointer}/allOf/{i}", objects)
+            for i, s in enumerate(schema.get("allOf", ()))
+        ]
+        ref = self.ref_collector(schema, objects)
+        if ref is not None:
+            always.append(ref)
+        if _collect_all in always:
+            return _collect_all
+        dependent = tuple(
+            (trigger, c)
+            for trigger, s in (schema.get("dependentSchemas", {}) if objects else {}).items()
+            if (c := self.collector(s, f"{pointer}/dependentSchemas/{trigger}", objects))
+            is not _collect_none
+        )
+        alternatives = tuple(
+            (self.compile(s, f"{pointer}/{key}/{i}"), c)
+            for key in ("anyOf", "oneOf")
+            for i, s in enumerate(schema.get(key, ()))
+            if (c := self.collector(s, f"{pointer}/{key}/{i}", objects)) is not _collect_none
+        )
+        conditional: tuple[Check, Collect, Collect, Collect] | None = None
+        if "if" in schema:
+            conditional = (
+                self.compile(schema["if"], pointer + "/if"),
+                self.collector(schema["if"], pointer + "/if", objects),
+                self.collector(schema.get("then", True), pointer + "/then", objects),
+                self.collector(schema.get("else", True), pointer + "/else", objects),
+            )
+            if conditional[1:] == (_collect_none,) * 3:
+                conditional = None
+        calls = tuple(c for c in always if c is not _collect_none)
+        if not (regexes or contains or calls or dependent or alternatives or conditional):
+            if not static:
+                return _collect_none
+
+            def collect_static(value: Any, seen: set[Any]) -> bool:
+                seen.update(static)
+                return False
+
+            return collect_static
+
+        def collect(value: Any, seen: set[Any]) -> bool:
+            seen.update(static)
+            for key in value if regexes else ():
+                for regex in regexes:
+                    if regex.search(key):
+                        seen.add(key)
+                        break
+            if contains is not None:
+                seen.update(i for i, item in enumerate(value) if contains(item, (), None))
+            for sub in calls:
+                if sub(value, seen):
+                    return True
+            for trigger, sub in dependent:
+                if trigger in value and sub(value, seen):
+                    return True
+            for test, sub in alternatives:
+                if test(value, (), None) and sub(value, seen):
+                    return True
+            if conditional is not None:
+                test, if_sub, then_sub, else_sub = conditional
+                if test(value, (), None):
+                    return if_sub(value, seen) or then_sub(value, seen)
+                return else_sub(value, seen)
+            return False
+
+        return collect
+
+    def ref_collector(self, schema: dict[str, Any], objects: bool) -> Collect | None:
+        """The collector of the ``$ref`` target of ``schema`` (None without a local ``$ref``)."""
+        ref = schema.get("$ref")
+        if not isinstance(ref, str):
+            return None
+        target_pointer = ref_to_pointer(ref)
+        if target_pointer is None:
+            return None
+        cell = self.collectors.get((target_pointer, objects))
+        if cell is None:
+            cell = []
+            self.collectors[(target_pointer, objects)] = cell
+            try:
+                target = resolve(self.root, target_pointer)
+            except KeyError:
+                target = True
+            cell.append(self.collector(target, target_pointer, objects))
+        if cell:
+            return cell[0]
+
+        def deferred(value: Any, seen: set[Any]) -> bool:  # a cycle: compiled by then
+            return cell[0](value, seen)
+
+        return deferred
+
 
 def _closest_failure(branches: tuple[Check, ...], value: Any, path: Path) -> list[Issue]:
     """The errors of the only branch whose failure is deeper than the value's own type.
@@ -696,6 +853,75 @@ def _node(type_check: Check | None, checks: tuple[Check, ...]) -> Check:
         ok = True
         for c in checks:
             if not c(value, path, errors):
+                if errors is None:
+                    return False
+                ok = False
+        return ok
+
+    return check
+
+
+def _collect_all(value: Any, seen: set[Any]) -> bool:
+    return True
+
+
+def _collect_none(value: Any, seen: set[Any]) -> bool:
+    return False
+
+
+def _unevaluated_properties(collect: Collect, rest: Check, *, closed: bool) -> Check:
+    def check(value: Any, path: Path, errors: Errors) -> bool:
+        if not isinstance(value, dict) or not value:
+            return True
+        seen: set[Any] = set()
+        if collect(value, seen):
+            return True
+        ok = True
+        for key, item in value.items():
+            if key in seen:
+                continue
+            if closed:
+                if errors is None:
+                    return False
+                known = ", ".join(sorted(k for k in seen if isinstance(k, str))) or "none"
+                errors.append(
+                    Issue(
+                        (*path, key), f"unknown property {key!r}", f"only these properties: {known}"
+                    )
+                )
+                ok = False
+            elif not rest(item, (*path, key), errors):
+                if errors is None:
+                    return False
+                ok = False
+        return ok
+
+    return check
+
+
+def _unevaluated_items(collect: Collect, rest: Check, *, closed: bool) -> Check:
+    def check(value: Any, path: Path, errors: Errors) -> bool:
+        if not isinstance(value, list) or not value:
+            return True
+        seen: set[Any] = set()
+        if collect(value, seen):
+            return True
+        ok = True
+        for i, item in enumerate(value):
+            if i in seen:
+                continue
+            if closed:
+                if errors is None:
+                    return False
+                errors.append(
+                    Issue(
+                        (*path, i),
+                        f"unexpected item {_show(item)} at index {i}",
+                        "only the items the schema describes (prefixItems, items, contains)",
+                    )
+                )
+                ok = False
+            elif not rest(item, (*path, i), errors):
                 if errors is None:
                     return False
                 ok = False
