@@ -33,6 +33,7 @@ _KIND = {
     **dict.fromkeys(SCHEMA_LIST_KEYS, _LIST),
     **dict.fromkeys(("$defs", "definitions"), _DEFS),  # after the maps: dropped, not walked
 }
+_KIND_KEYS = frozenset(_KIND)
 _OVERRIDABLE = ("title", "description", "default", "examples")
 _NON_NAME = re.compile(r"[^A-Za-z0-9_.-]")
 
@@ -80,7 +81,7 @@ class _Inliner:
             return schema
         if "$ref" in schema:
             return self.ref(schema, where, stack)
-        if _KIND.keys().isdisjoint(schema):  # no subschema inside (most leaves): a plain copy
+        if _KIND_KEYS.isdisjoint(schema):  # no subschema inside (most leaves): a plain copy
             return dict(schema)
         walk = self.walk  # plain loops below: cheaper than comprehensions on Python 3.11
         out: dict[str, Any] = {}

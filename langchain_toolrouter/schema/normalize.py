@@ -88,6 +88,7 @@ _ANNOTATIONS = frozenset(
     )
 )
 _OBJECT_ONLY = ("properties", "patternProperties", "additionalProperties", "required")
+_OBJECT_ONLY_SET = frozenset(_OBJECT_ONLY)
 # Keywords whose presence marks a mapping as a schema rather than a bare map of properties.
 _KEYWORDS = frozenset(
     (
@@ -284,7 +285,7 @@ def _plain_leaf(s: dict[str, Any]) -> bool:
     ``{"type": "string", "description": ..., "default": None}``, vendor keywords included.
     Most of a typical tool schema; a fast case of :meth:`_Normalizer.fresh`.
     """
-    if not s.keys().isdisjoint(_NOT_PLAIN):
+    if not _NOT_PLAIN.isdisjoint(s):
         return False
     for key, value in s.items():
         if type(value) is not str and (type(value) not in _IMMUTABLE or key in _STR_KEYWORDS):
@@ -702,7 +703,7 @@ class _Normalizer:
                     props = s.get("properties")
                     if props is None or not props.keys() >= required:
                         return None
-            elif not s.keys().isdisjoint(_OBJECT_ONLY):
+            elif not _OBJECT_ONLY_SET.isdisjoint(s):
                 return None
         if nested:
             self.copies[id(s)] = out
