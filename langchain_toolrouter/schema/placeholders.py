@@ -14,10 +14,14 @@ an alternative, a ``null`` is removed for a property that some alternative defin
 mode shows it) when this alternative does not define it, or defines it as optional with a
 schema that rejects ``null``; a ``null`` for a required property, for a property whose schemas
 all accept ``null``, or for a name no alternative defines is kept. Values below are cleaned the
-same way against the schemas the alternative gives them. The alternative whose cleaned value
-the node accepts with the fewest removals wins (the first one on a tie); when none is accepted
-the first alternative's cleaning is returned, so the errors reported are about the call as the
-model meant it. Arrays follow ``items``/``prefixItems`` and the first ``allOf``/``anyOf``/
+same way against the schemas the alternative gives them (a value for a property it does not
+define, against the first schema another alternative gives it whose cleaning that schema accepts,
+or else the first: what the model was shown; as it is if that is not accepted), and the properties of the other schemas shown for
+the same place (the branches of a flattened root give a property one each) count as shown. Of the alternatives whose cleaned value
+the node and the branches they picked accept, the one with the fewest removals wins (the first
+one on a tie: a null the picked branch accepts is kept where it can be); when none is accepted,
+every null some schema shown for its name rejects is removed, so the errors reported are about
+the call as the model meant it. Arrays follow ``items``/``prefixItems`` and the first ``allOf``/``anyOf``/
 ``oneOf`` branch whose cleaned value that branch accepts.
 """
 
@@ -44,16 +48,23 @@ class _Alternative(NamedTuple):
     defined: dict[str, tuple[Any, ...]]
     required: frozenset[str]
     patterns: tuple[tuple[re.Pattern[str], Any], ...]
+    branches: tuple[Any, ...]  # the anyOf/oneOf branches picked: each must accept the value
 
     def merge(self, other: _Alternative) -> _Alternative:
-        if not other.defined and not other.required and not other.patterns:
+        if not (other.defined or other.required or other.patterns or other.branches):
             return self
         defined = dict(self.defined)
         for name, schemas in other.defined.items():
             defined[name] = defined.get(name, ()) + schemas
         return _Alternative(
-            defined, self.required | other.required, self.patterns + other.patterns
+            defined,
+            self.required | other.required,
+            self.patterns + other.patterns,
+            self.branches + other.branches,
         )
+
+    def picked(self, branch: Any) -> _Alternative:
+        return self._replace(branches=(branch, *self.branches))
 
     def schemas_for(self, name: str) -> tuple[Any, ...]:
         found = self.defined.get(name, ())
@@ -63,12 +74,14 @@ class _Alternative(NamedTuple):
         return found
 
 
-_NOTHING = _Alternative({}, frozenset(), ())
+_NOTHING = _Alternative({}, frozenset(), (), ())
 
 
 class _View(NamedTuple):
     alternatives: tuple[_Alternative, ...]
-    shown: frozenset[str]  # names some alternative defines: where strict mode may put a null
+    # name -> every schema some alternative gives it: the names strict mode shows (and may put
+    # a null for), and what the model was shown for them
+    shown: dict[str, tuple[Any, ...]]
 
 
 class PlaceholderNulls:
@@ -111,10 +124,14 @@ class PlaceholderNulls:
             schema = target
         return schema
 
-    def clean(self, value: Any, schema: Any) -> Any:
-        """``value`` without placeholder nulls (a new value; the input is not modified)."""
+    def clean(self, value: Any, schema: Any, context: tuple[Any, ...] = ()) -> Any:
+        """``value`` without placeholder nulls (a new value; the input is not modified).
+
+        ``context``: the other schemas the model was shown for this place (the branches of a
+        flattened root give one property several): their properties are placeholders too.
+        """
         if isinstance(value, dict):
-            return self.clean_object(value, schema)
+            return self.clean_object(value, schema, context)
         if isinstance(value, list):
             return self.clean_array(value, schema)
         return value
@@ -125,7 +142,9 @@ class PlaceholderNulls:
         hit = self._views.get(id(schema))
         if hit is None or hit[0] is not schema:
             alternatives = tuple(self.alternatives(schema))
-            shown = frozenset(name for alt in alternatives for name in alt.defined)
+            shown: dict[str, tuple[Any, ...]] = {}
+            for alt in alternatives:
+                _add_shown(shown, alt.defined)
             hit = (schema, _View(alternatives, shown))
             self._views[id(schema)] = hit
         return hit[1]
@@ -142,6 +161,7 @@ class PlaceholderNulls:
             if isinstance(required, list)
             else frozenset(),
             tuple(_compiled(patterns)) if isinstance(patterns, dict) else (),
+            (),
         )
         out = [own]
         self._busy.add(id(schema))
@@ -166,53 +186,97 @@ class PlaceholderNulls:
         for key in ("anyOf", "oneOf"):
             branches = schema.get(key)
             if isinstance(branches, list) and branches:
-                parts.append([alt for b in branches for alt in self.alternatives(b)])
+                parts.append([a.picked(b) for b in branches for a in self.alternatives(b)])
         return parts
 
-    def clean_object(self, value: dict[str, Any], schema: Any) -> dict[str, Any]:
+    def clean_object(
+        self, value: dict[str, Any], schema: Any, context: tuple[Any, ...] = ()
+    ) -> dict[str, Any]:
         view = self.view(schema)
+        shown = view.shown
+        if context:
+            shown = dict(shown)
+            for other in context:
+                if other is not schema:
+                    _add_shown(shown, self.view(other).shown)
         if len(view.alternatives) == 1:
-            return self.clean_for(value, view.alternatives[0], view.shown)[0]
-        first: dict[str, Any] | None = None
+            return self.clean_for(value, view.alternatives[0], shown)[0]
         best: dict[str, Any] | None = None
         fewest = len(value) + 1
         for alt in view.alternatives:
-            cleaned, removed = self.clean_for(value, alt, view.shown)
-            if first is None:
-                first = cleaned
-            if removed < fewest and self.accepts(schema, cleaned):
-                best, fewest = cleaned, removed
-                if not removed:
+            cleaned, removed, foreign = self.clean_for(value, alt, shown)
+            tries = (cleaned, self.clean_for(value, alt, shown, foreign=False)[0])
+            for attempt in tries[: 1 + foreign]:
+                if (
+                    removed < fewest
+                    and self.accepts(schema, attempt)
+                    and all(self.accepts(b, attempt) for b in alt.branches)
+                ):
+                    best, fewest = attempt, removed
                     break
+            if best is not None and not fewest:
+                break
         if best is not None:
             return best
-        return first if first is not None else value
+        return self.clean_for(value, None, shown)[0]
 
     def clean_for(
-        self, value: dict[str, Any], alt: _Alternative, shown: frozenset[str]
-    ) -> tuple[dict[str, Any], int]:
-        """``value`` cleaned under one alternative, and how many nulls were removed here."""
+        self,
+        value: dict[str, Any],
+        alt: _Alternative | None,
+        shown: dict[str, tuple[Any, ...]],
+        *,
+        foreign: bool = True,
+    ) -> tuple[dict[str, Any], int, bool]:
+        """``value`` cleaned under one alternative, how many nulls were removed here, and
+        whether a value of a property the alternative does not define was cleaned (only with
+        ``foreign``: else those are left as they are).
+
+        ``alt`` None: under none in particular (no alternative is accepted however cleaned):
+        every null is removed that some schema shown for its name rejects, so the errors
+        are about the call as the model meant it.
+        """
         out: dict[str, Any] = {}
         removed = 0
-        changed = False
+        changed = cleaned_foreign = False
         for key, item in value.items():
             if item is None:
-                if key in shown and key not in alt.required:
+                if alt is None:
+                    schemas = shown.get(key, ())
+                    drop = bool(schemas) and not all(self.accepts(s, None) for s in schemas)
+                elif key in shown and key not in alt.required:
                     schemas = alt.schemas_for(key)
-                    if not schemas or not all(self.accepts(s, None) for s in schemas):
-                        removed += 1
-                        changed = True
-                        continue
+                    drop = not schemas or not all(self.accepts(s, None) for s in schemas)
+                else:
+                    drop = False
+                if drop:
+                    removed += 1
+                    changed = True
+                    continue
                 out[key] = item
             elif isinstance(item, (dict, list)):
                 cleaned = item
-                for sub in alt.schemas_for(key):
-                    cleaned = self.clean(cleaned, sub)
+                schemas = alt.schemas_for(key) if alt is not None else ()
+                seen = shown.get(key, ())
+                for sub in schemas:
+                    cleaned = self.clean(cleaned, sub, seen)
+                if not schemas and seen and foreign:
+                    # Not this alternative's property, but the model was shown one for it
+                    # (another branch's): its placeholders follow the first that fits, or the
+                    # first one (this alternative does not constrain the value).
+                    attempts = [self.clean(item, sub, seen) for sub in seen]
+                    fits = (
+                        a
+                        for a, sub in zip(attempts, seen, strict=True)
+                        if a is not item and self.accepts(sub, a)
+                    )
+                    cleaned = next(fits, attempts[0])
+                    cleaned_foreign = cleaned_foreign or cleaned is not item
                 changed = changed or cleaned is not item
                 out[key] = cleaned
             else:
                 out[key] = item
-        return (out if changed else value), removed
+        return (out if changed else value), removed, cleaned_foreign
 
     # -- arrays ---------------------------------------------------------------------------------
 
@@ -237,11 +301,19 @@ class PlaceholderNulls:
         return value
 
 
+def _add_shown(shown: dict[str, tuple[Any, ...]], more: dict[str, tuple[Any, ...]]) -> None:
+    """Add ``more`` (name -> schemas) to ``shown``, each schema once (by identity)."""
+    for name, schemas in more.items():
+        known = shown.get(name, ())
+        shown[name] = known + tuple(s for s in schemas if not any(s is k for k in known))
+
+
 def _compiled(patterns: dict[str, Any]) -> list[tuple[re.Pattern[str], Any]]:
-    out: list[tuple[re.Pattern[str], Any]] = []
-    for pattern, schema in patterns.items():
-        try:
-            out.append((python_regex(pattern), schema))
-        except re.error:
-            continue
-    return out
+    return [(r, schema) for p, schema in patterns.items() if (r := _regex(p)) is not None]
+
+
+def _regex(pattern: str) -> re.Pattern[str] | None:
+    try:
+        return python_regex(pattern)
+    except re.error:  # dropped by normalize already; never stop a cleaning for it
+        return None
