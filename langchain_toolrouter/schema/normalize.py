@@ -1085,6 +1085,7 @@ class _Normalizer:
         if required:
             props = out.setdefault("properties", {}) if props is None else props
             extra = out.get("additionalProperties")
+            counted: bool | None = None  # whether unevaluatedProperties sees this node's names
             for name in required:
                 if name in props or self.covered_elsewhere(out, name):
                     continue
@@ -1097,13 +1098,94 @@ class _Normalizer:
                         "every call is rejected",
                     )
                     continue
+                defined_in = [
+                    key
+                    for key, sub in _in_place_parts(out)
+                    if isinstance(sub.get("properties"), dict) and name in sub["properties"]
+                ]
+                places = ", ".join(f'"{key}"' for key in dict.fromkeys(defined_in))
+                checked = f"; calls are checked against its schema in {places}" if places else ""
+                if counted is None:
+                    counted = self.unevaluated_sees(out, src)
+                if counted and not defined_in and out.get("unevaluatedProperties") is False:
+                    self.note(
+                        "approximated",
+                        join(src, "required"),
+                        f"{name!r} is required but no subschema here defines it and "
+                        '"unevaluatedProperties" is false: no call can satisfy this schema, and '
+                        "every call is rejected",
+                    )
+                    continue
+                if counted:
+                    # A schema in "properties" would count as evaluating the name: calls an
+                    # unevaluatedProperties here or above rejects would be accepted.
+                    self.note(
+                        "approximated",
+                        join(src, "required"),
+                        f'{name!r} is required but has no schema in "properties"; none is added '
+                        'there since "unevaluatedProperties" applies to this object (it would '
+                        f"count the name as evaluated), so it is not shown to the model{checked}",
+                    )
+                    continue
                 props[name] = dict(extra) if isinstance(extra, dict) else {}
+                value = (
+                    'is checked against "additionalProperties"'
+                    if isinstance(extra, dict)
+                    else "is shown to the model as any JSON value"
+                    if defined_in
+                    else "accepts any JSON value"
+                )
                 self.note(
                     "approximated",
                     join(src, "required"),
                     f'{name!r} is required but has no schema in "properties"; it is kept '
-                    "required and accepts any JSON value",
+                    f"required and its value {value}{checked}",
                 )
+
+    def unevaluated_sees(self, out: Mapping[str, Any], src: str) -> bool:
+        """Whether an ``unevaluatedProperties`` (other than ``true``) applies to the object the
+        node at ``src`` (effective copy ``out``) checks: on the node, or on a node that applies
+        it in place (allOf/anyOf/oneOf/not/if/then/else/dependentSchemas); with any ``$ref`` in
+        the schema, anywhere (a reference may apply the node in place)."""
+        if out.get("unevaluatedProperties", True) is not True:
+            return True
+        closing = refs = False
+        for sub, _ in iter_subschemas(self.raw, ""):
+            closing = closing or sub.get("unevaluatedProperties", True) is not True
+            refs = refs or "$ref" in sub or "$dynamicRef" in sub
+        if not closing:
+            return False
+        if refs:
+            return True
+        tokens = (
+            [t.replace("~1", "/").replace("~0", "~") for t in src[1:].split("/")] if src else []
+        )
+        steps: list[tuple[Any, bool]] = []  # (ancestor, whether it applies the next in place)
+        node: Any = self.raw
+        i = 0
+        try:
+            while i < len(tokens):
+                key = tokens[i]
+                value = node[key]
+                two = key in _SCHEMA_MAP_KEYS_SET or isinstance(value, list)
+                steps.append((node, key in _IN_PLACE))
+                node = (
+                    value[int(tokens[i + 1]) if isinstance(value, list) else tokens[i + 1]]
+                    if two
+                    else value
+                )
+                i += 2 if two else 1
+        except (KeyError, IndexError, ValueError, TypeError):
+            return True  # the node moved (a rewritten form): assume it is seen
+        for ancestor, in_place in reversed(steps):
+            if not in_place:
+                return False
+            if (
+                isinstance(ancestor, Mapping)
+                and ancestor.get("unevaluatedProperties", True) is not True
+            ):
+                return True
+        return False
 
     @staticmethod
     def covered_elsewhere(out: Mapping[str, Any], name: str) -> bool:
@@ -1207,3 +1289,21 @@ class _UriIndex:
         if pointer is not None:
             return resource + pointer
         return self.anchors.get((uri, fragment))
+
+
+# Keywords whose subschemas apply to the same instance (their evaluations count for
+# unevaluatedProperties beside or above them).
+_IN_PLACE = frozenset(("allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas"))
+
+
+def _in_place_parts(node: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The subschemas ``if``/``then``/``else``/``dependentSchemas`` apply to the same object."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    for key in ("if", "then", "else"):
+        sub = node.get(key)
+        if isinstance(sub, dict):
+            out.append((key, sub))
+    deps = node.get("dependentSchemas")
+    if isinstance(deps, dict):
+        out.extend(("dependentSchemas", sub) for sub in deps.values() if isinstance(sub, dict))
+    return out

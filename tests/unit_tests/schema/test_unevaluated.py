@@ -371,3 +371,93 @@ def test_without_applicators_it_is_still_read_as_additional_properties() -> None
     ).effective_schema
     assert beside["unevaluatedProperties"] is False
     assert beside["allOf"] == [{"properties": {"a": True}}]
+
+
+# A required name without a schema in "properties": an empty one is added (so the model sees
+# the name) unless an unevaluatedProperties applies to the object, where it would count the
+# name as evaluated.
+_THEN_DEFINES_A = _obj(
+    required=["a"],
+    **{
+        "if": {"properties": {"b": {"const": 1}}, "required": ["b"]},
+        "then": {"properties": {"a": {"type": "integer"}}},
+    },
+    unevaluatedProperties=False,
+)
+_REQUIRED_CASES: dict[str, tuple[dict[str, Any], list[Any], list[Any]]] = {
+    "then defines it, beside unevaluatedProperties": (
+        _THEN_DEFINES_A,
+        [{"a": 1, "b": 1}],
+        [{"a": 1}, {"a": 1, "b": 2}, {"a": "x", "b": 1}, {"b": 1}],
+    ),
+    "dependentSchemas defines it, beside unevaluatedProperties": (
+        _obj(
+            required=["a"],
+            dependentSchemas={"b": {"properties": {"a": {"type": "string"}}}},
+            properties={"b": {}},
+            unevaluatedProperties=False,
+        ),
+        [{"a": "x", "b": 0}],
+        [{"a": "x"}, {"a": 1, "b": 0}],
+    ),
+    "a typed allOf part requires it, unevaluatedProperties above": (
+        _obj(unevaluatedProperties=False, allOf=[_obj(required=["a"])]),
+        [],
+        [{"a": 1}, {}],
+    ),
+    "a typed then requires it, unevaluatedProperties above": (
+        _obj(
+            properties={"b": {}},
+            unevaluatedProperties={"type": "integer"},
+            **{"if": {"required": ["b"]}, "then": _obj(required=["a"])},
+        ),
+        [{"a": 1, "b": 0}, {}],
+        [{"a": "x", "b": 0}, {"b": 0}],
+    ),
+    "nothing defines it, unevaluatedProperties false": (
+        _obj(required=["a"], unevaluatedProperties=False),
+        [],
+        [{"a": 1}, {}],
+    ),
+    "no unevaluatedProperties: the name is added": (
+        _obj(required=["a"], dependentSchemas={"b": {"properties": {"a": {"type": "string"}}}}),
+        [{"a": 1}, {"a": "x", "b": 0}],
+        [{"a": 1, "b": 0}, {}],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_REQUIRED_CASES))
+def test_required_name_without_a_schema_is_judged_like_jsonschema(case: str) -> None:
+    schema, accepted, rejected = _REQUIRED_CASES[case]
+    for value in accepted:
+        assert _oracle(schema, value), value
+        assert _accepts(schema, value), value
+    for value in rejected:
+        assert not _oracle(schema, value), value
+        assert not _accepts(schema, value), value
+
+
+def test_required_name_without_a_schema_is_reported_with_the_right_reason() -> None:
+    def reasons(schema: dict[str, Any]) -> list[str]:
+        conversion = json_schema_to_model(copy.deepcopy(schema), name="t")
+        return [e.reason for e in conversion.report if e.pointer.endswith("/required")]
+
+    (why,) = reasons(_THEN_DEFINES_A)
+    assert "not shown to the model" in why
+    assert '"unevaluatedProperties"' in why
+    assert 'its schema in "then"' in why
+    llm = json_schema_to_model(copy.deepcopy(_THEN_DEFINES_A), name="t").llm_schema
+    assert "a" not in llm.get("properties", {})
+    assert llm["required"] == ["a"]
+    (why,) = reasons(_REQUIRED_CASES["nothing defines it, unevaluatedProperties false"][0])
+    assert "every call is rejected" in why
+    schema = _REQUIRED_CASES["no unevaluatedProperties: the name is added"][0]
+    (why,) = reasons(schema)
+    assert "shown to the model as any JSON value" in why
+    assert '"dependentSchemas"' in why
+    assert json_schema_to_model(schema, name="t").llm_schema["properties"]["a"] == {}
+    (why,) = reasons(_obj(required=["a"], additionalProperties={"type": "string"}))
+    assert 'checked against "additionalProperties"' in why
+    (why,) = reasons(_obj(required=["a"]))
+    assert why.endswith("kept required and its value accepts any JSON value")
