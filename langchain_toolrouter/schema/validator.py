@@ -689,8 +689,7 @@ class _Compiler:
             rest = self.compile(schema[key], f"{pointer}/{key}")
             if collect is _collect_all or rest is _accept:
                 continue  # every name (item) is evaluated, or any value is fine
-            make = _unevaluated_properties if objects else _unevaluated_items
-            checks.append(make(collect, rest, closed=schema[key] is False))
+            checks.append(_unevaluated(collect, rest, closed=schema[key] is False, objects=objects))
         return checks
 
     def collector(self, schema: Any, pointer: str, objects: bool, *, own: bool = False) -> Collect:
@@ -869,26 +868,26 @@ def _collect_none(value: Any, seen: set[Any]) -> bool:
     return False
 
 
-def _unevaluated_properties(collect: Collect, rest: Check, *, closed: bool) -> Check:
+def _unevaluated(collect: Collect, rest: Check, *, closed: bool, objects: bool) -> Check:
+    """The check of ``unevaluatedProperties`` (``objects``) or ``unevaluatedItems``: every name
+    (index) ``collect`` does not count as evaluated must pass ``rest`` (none may exist when
+    ``closed``, the keyword being ``false``)."""
+    kind = dict if objects else list
+
     def check(value: Any, path: Path, errors: Errors) -> bool:
-        if not isinstance(value, dict) or not value:
+        if not isinstance(value, kind) or not value:
             return True
         seen: set[Any] = set()
         if collect(value, seen):
             return True
         ok = True
-        for key, item in value.items():
+        for key, item in value.items() if isinstance(value, dict) else enumerate(value):
             if key in seen:
                 continue
             if closed:
                 if errors is None:
                     return False
-                known = ", ".join(sorted(k for k in seen if isinstance(k, str))) or "none"
-                errors.append(
-                    Issue(
-                        (*path, key), f"unknown property {key!r}", f"only these properties: {known}"
-                    )
-                )
+                errors.append(_unevaluated_issue((*path, key), item, seen, objects=objects))
                 ok = False
             elif not rest(item, (*path, key), errors):
                 if errors is None:
@@ -899,32 +898,13 @@ def _unevaluated_properties(collect: Collect, rest: Check, *, closed: bool) -> C
     return check
 
 
-def _unevaluated_items(collect: Collect, rest: Check, *, closed: bool) -> Check:
-    def check(value: Any, path: Path, errors: Errors) -> bool:
-        if not isinstance(value, list) or not value:
-            return True
-        seen: set[Any] = set()
-        if collect(value, seen):
-            return True
-        ok = True
-        for i, item in enumerate(value):
-            if i in seen:
-                continue
-            if closed:
-                if errors is None:
-                    return False
-                errors.append(
-                    Issue(
-                        (*path, i),
-                        f"unexpected item {_show(item)} at index {i}",
-                        "only the items the schema describes (prefixItems, items, contains)",
-                    )
-                )
-                ok = False
-            elif not rest(item, (*path, i), errors):
-                if errors is None:
-                    return False
-                ok = False
-        return ok
-
-    return check
+def _unevaluated_issue(path: Path, item: Any, seen: set[Any], *, objects: bool) -> Issue:
+    """What a closed ``unevaluatedProperties``/``unevaluatedItems`` says of a value it refuses."""
+    if objects:
+        known = ", ".join(sorted(k for k in seen if isinstance(k, str))) or "none"
+        return Issue(path, f"unknown property {path[-1]!r}", f"only these properties: {known}")
+    return Issue(
+        path,
+        f"unexpected item {_show(item)} at index {path[-1]}",
+        "only the items the schema describes (prefixItems, items, contains)",
+    )

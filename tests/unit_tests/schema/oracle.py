@@ -7,6 +7,7 @@ documented standard reading of them; every other schema is judged as published.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 from hypothesis_jsonschema._from_schema import STRING_FORMATS
 
-from langchain_toolrouter.schema import Conversion, json_schema_to_model
+from langchain_toolrouter.schema import ArgsValidationError, Conversion, json_schema_to_model
 
 # tests/unit_tests/schema/<file> -> parents[3] is the repository root; "shared" sits beside it.
 CORPUS_DIR = Path(__file__).resolve().parents[3] / ".." / "shared" / "schemas"
@@ -48,6 +49,36 @@ def load_corpus() -> list[CorpusSchema]:
                 row = json.loads(line)
                 out.append(CorpusSchema(path.stem, row["name"], row["input_schema"]))
     return out
+
+
+def published_accepts(schema: dict[str, Any], value: Any) -> bool:
+    """jsonschema's verdict on ``value`` under ``schema`` as published (its declared draft,
+    2020-12 when none is declared)."""
+    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    return bool(cls(schema).is_valid(value))
+
+
+def converter_accepts(schema: dict[str, Any], value: Any, **options: Any) -> bool:
+    """Whether a fresh conversion of ``schema`` accepts ``value``; an accepted value must be
+    sent exactly as given (checked here)."""
+    conversion = json_schema_to_model(copy.deepcopy(schema), name="t", **options)
+    try:
+        sent = conversion.validate(copy.deepcopy(value))
+    except ArgsValidationError:
+        return False
+    assert sent == value
+    return True
+
+
+def agree(schema: dict[str, Any], accepted: list[Any], rejected: list[Any]) -> None:
+    """jsonschema (the expectation itself is right) and the converter both accept ``accepted``
+    and both reject ``rejected``."""
+    for value in accepted:
+        assert published_accepts(schema, value), value
+        assert converter_accepts(schema, value), value
+    for value in rejected:
+        assert not published_accepts(schema, value), value
+        assert not converter_accepts(schema, value), value
 
 
 def oracle_schema(original: dict[str, Any], conversion: Conversion) -> dict[str, Any]:

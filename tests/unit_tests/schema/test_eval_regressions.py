@@ -9,7 +9,6 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-import jsonschema  # type: ignore[import-untyped]  # no stubs in the environment
 import pytest
 
 from langchain_toolrouter.schema import (
@@ -18,29 +17,7 @@ from langchain_toolrouter.schema import (
     json_schema_to_model,
 )
 
-
-def _oracle(schema: dict[str, Any], value: Any) -> bool:
-    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-    return bool(cls(schema).is_valid(value))
-
-
-def _accepts(schema: dict[str, Any], value: Any, **kw: Any) -> bool:
-    conv = json_schema_to_model(copy.deepcopy(schema), name="t", **kw)
-    try:
-        sent = conv.validate(copy.deepcopy(value))
-    except ArgsValidationError:
-        return False
-    assert sent == value
-    return True
-
-
-def _agree(schema: dict[str, Any], accepted: list[Any], rejected: list[Any]) -> None:
-    for value in accepted:
-        assert _oracle(schema, value), value
-        assert _accepts(schema, value), value
-    for value in rejected:
-        assert not _oracle(schema, value), value
-        assert not _accepts(schema, value), value
+from .oracle import agree, converter_accepts, published_accepts
 
 
 def _named_zod(draft: str) -> dict[str, Any]:
@@ -61,7 +38,7 @@ def _named_zod(draft: str) -> dict[str, Any]:
 @pytest.mark.parametrize("draft", ["draft-04", "draft-06", "draft-07"])
 def test_c1_legacy_root_ref_into_definitions_is_followed(draft: str) -> None:
     schema = _named_zod(draft)
-    _agree(schema, [{"n": 1}], [{}, {"n": "x"}, {"n": 1, "m": 2}])
+    agree(schema, [{"n": 1}], [{}, {"n": "x"}, {"n": 1, "m": 2}])
     conv = json_schema_to_model(copy.deepcopy(schema), name="t")
     llm = conv.llm_schema
     assert llm["type"] == "object"
@@ -74,9 +51,9 @@ def test_c1_legacy_root_ref_into_definitions_is_followed(draft: str) -> None:
 def test_c8_draft04_integer_excludes_floats() -> None:
     props = {"p": {"type": "integer"}, "q": {"type": ["integer", "string"]}}
     draft4 = {"$schema": "http://json-schema.org/draft-04/schema#", "type": "object"}
-    _agree({**draft4, "properties": props}, [{"p": 1}, {"q": "x"}], [{"p": 1.0}, {"q": 2.0}])
+    agree({**draft4, "properties": props}, [{"p": 1}, {"q": "x"}], [{"p": 1.0}, {"q": 2.0}])
     draft7 = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"}
-    _agree({**draft7, "properties": props}, [{"p": 1.0}, {"q": 2.0}], [{"p": 1.5}])
+    agree({**draft7, "properties": props}, [{"p": 1.0}, {"q": 2.0}], [{"p": 1.5}])
 
 
 def test_c6_openapi_nullable_follows_json_schema_and_is_shown_as_written() -> None:
@@ -84,7 +61,7 @@ def test_c6_openapi_nullable_follows_json_schema_and_is_shown_as_written() -> No
         "type": "object",
         "properties": {"d": {"type": "string", "enum": ["x", "y"], "nullable": True}},
     }
-    _agree(schema, [{"d": "x"}, {}], [{"d": None}, {"d": "z"}])
+    agree(schema, [{"d": "x"}, {}], [{"d": None}, {"d": "z"}])
     conv = json_schema_to_model(copy.deepcopy(schema), name="t")
     assert conv.llm_schema["properties"]["d"] == schema["properties"]["d"]
     (entry,) = conv.report
@@ -98,7 +75,7 @@ def test_c7_required_name_forbidden_by_closed_object_rejects_and_reports() -> No
         "required": ["a", "b"],
         "additionalProperties": False,
     }
-    _agree(schema, [], [{"a": 1, "b": 2}, {"a": 1}, {}])
+    agree(schema, [], [{"a": 1, "b": 2}, {"a": 1}, {}])
     conv = json_schema_to_model(copy.deepcopy(schema), name="t")
     assert conv.llm_schema["required"] == ["a", "b"]
     assert "b" not in conv.llm_schema["properties"]
@@ -109,7 +86,7 @@ def test_c7_required_name_forbidden_by_closed_object_rejects_and_reports() -> No
 
 def test_c7_required_name_without_closed_object_still_accepts_any_value() -> None:
     schema = {"type": "object", "properties": {"a": {}}, "required": ["a", "ghost"]}
-    _agree(schema, [{"a": 1, "ghost": [1]}], [{"a": 1}])
+    agree(schema, [{"a": 1, "ghost": [1]}], [{"a": 1}])
 
 
 def test_c15_null_is_described_once() -> None:
@@ -205,7 +182,7 @@ C5_CASES = {
 @pytest.mark.parametrize("case", sorted(C5_CASES))
 def test_c5_anchor_id_and_dynamic_refs_resolve_locally(case: str) -> None:
     schema, accepted, rejected = C5_CASES[case]
-    _agree(schema, accepted, rejected)
+    agree(schema, accepted, rejected)
     conv = json_schema_to_model(copy.deepcopy(schema), name="t")
     assert not conv.report.of_kind("dropped")
     if case == "dynamic ref":
@@ -336,7 +313,7 @@ C2_CASES = {
 @pytest.mark.parametrize("case", sorted(C2_CASES))
 def test_c2_unevaluated_properties_beside_allof_and_ref(case: str) -> None:
     schema, accepted, rejected = C2_CASES[case]
-    _agree(schema, accepted, rejected)
+    agree(schema, accepted, rejected)
     conv = json_schema_to_model(copy.deepcopy(schema), name="t")
     assert not any("unevaluated" in e.reason for e in conv.report)
 
@@ -352,8 +329,10 @@ def test_c9_openai_variant_sends_valid_calls_exactly() -> None:
             {"properties": {"x": {"type": "null"}}, "required": ["x"]},
         ],
     }
-    assert _oracle(nulls_by_branch, {"x": None})
-    assert _accepts(nulls_by_branch, {"x": None}, **_OPENAI)  # _accepts checks sent == given
+    assert published_accepts(nulls_by_branch, {"x": None})
+    assert converter_accepts(
+        nulls_by_branch, {"x": None}, **_OPENAI
+    )  # _accepts checks sent == given
     not_branches = {
         "type": "object",
         "properties": {"a": {"type": ["null", "string"]}},
@@ -363,8 +342,8 @@ def test_c9_openai_variant_sends_valid_calls_exactly() -> None:
             {"properties": {"a": {"not": {}}}, "minProperties": 0},
         ],
     }
-    assert _oracle(not_branches, {"a": None})
-    assert _accepts(not_branches, {"a": None}, **_OPENAI)
+    assert published_accepts(not_branches, {"a": None})
+    assert converter_accepts(not_branches, {"a": None}, **_OPENAI)
     optional = {"type": "object", "properties": {"s": {"type": "string"}}}
     conv = json_schema_to_model(optional, name="t", **_OPENAI)
     assert conv.validate({"s": None}) == {}  # a placeholder the source rejects is still removed
@@ -450,7 +429,7 @@ def test_ref_inside_a_nested_id_resource_resolves_against_that_resource(order: s
     # A subtree checked before the walk knew it sat in a nested resource (its keys come
     # before "$id") must not be reused as a plain copy: its ref means the resource's "t".
     schema = _nested_resource(order)
-    _agree(schema, [{"a": {"b": {"c": "s"}}}], [{"a": {"b": {"c": 1}}}])
+    agree(schema, [{"a": {"b": {"c": "s"}}}], [{"a": {"b": {"c": 1}}}])
     conv = json_schema_to_model(copy.deepcopy(schema), name="t")
     assert conv.llm_schema["properties"]["a"]["properties"]["b"]["properties"]["c"] == {
         "type": "string"
