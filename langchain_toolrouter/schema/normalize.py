@@ -274,23 +274,9 @@ _KIND: dict[str, int] = {
 }
 _KIND_OF = _KIND.get
 _MAP_KINDS = (_K_MAP, _K_PATTERN_MAP, _K_DEFS)
-# Keywords a plain leaf (see _plain_leaf) never has: all this pass reads but "type" and the
+# Keywords a plain leaf (see _Normalizer.child) never has: all this pass reads but "type" and the
 # string annotations.
 _NOT_PLAIN = frozenset(_KIND) - {"type"} - _STR_KEYWORDS
-
-
-def _plain_leaf(s: dict[str, Any]) -> bool:
-    """Whether ``s`` is a standard subschema with nothing to check but a standard ``type`` and
-    string annotations, its values all immutable (so ``dict(s)`` is a full copy of it):
-    ``{"type": "string", "description": ..., "default": None}``, vendor keywords included.
-    Most of a typical tool schema; a fast case of :meth:`_Normalizer.fresh`.
-    """
-    if not _NOT_PLAIN.isdisjoint(s):
-        return False
-    for key, value in s.items():
-        if type(value) is not str and (type(value) not in _IMMUTABLE or key in _STR_KEYWORDS):
-            return False
-    return s.get("type", "object") in _STANDARD_SET
 
 
 def _copied(value: Any) -> Any:
@@ -570,7 +556,7 @@ class _Normalizer:
         Checking and copying in one walk is what keeps a first build cheap (the common case is
         a schema that is standard throughout), and the copy is what isolates the conversion
         from the caller's schema. One table lookup and one branch per key; plain leaves (see
-        ``_plain_leaf``) skip even that. Must agree with the rewriting path: a test checks both
+        ``child``) skip even that. Must agree with the rewriting path: a test checks both
         give equal results on the corpus and on generated schemas. ``root``: ``$schema`` is
         allowed (and dropped) at the root.
         """
@@ -613,9 +599,8 @@ class _Normalizer:
                 out[key] = list(value)
             elif kind == _K_ONE:
                 if type(value) is dict:
-                    c = dict(value) if _plain_leaf(value) else self.fresh(value)
+                    c = self.child(value)
                     if c is None:
-                        self.failed.add(id(value))
                         return None
                     out[key] = c
                     nested = True
@@ -631,9 +616,8 @@ class _Normalizer:
                 copied_map = dict(value)  # sized once; each subschema replaced by its copy
                 for name, v in value.items():
                     if type(v) is dict:
-                        c = dict(v) if _plain_leaf(v) else self.fresh(v)
+                        c = self.child(v)
                         if c is None:
-                            self.failed.add(id(v))
                             return None
                         copied_map[name] = c
                     elif type(v) is not bool:
@@ -665,9 +649,8 @@ class _Normalizer:
                 copied_list: list[Any] = []
                 for v in value:
                     if type(v) is dict:
-                        c = dict(v) if _plain_leaf(v) else self.fresh(v)
+                        c = self.child(v)
                         if c is None:
-                            self.failed.add(id(v))
                             return None
                         copied_list.append(c)
                     elif type(v) is bool:
@@ -708,6 +691,28 @@ class _Normalizer:
         if nested:
             self.copies[id(s)] = out
         return out
+
+    def child(self, s: dict[str, Any]) -> dict[str, Any] | None:
+        """``fresh`` for a subschema met inside another; a subtree that needs a rewrite is
+        remembered as such (never checked again).
+
+        A plain leaf, most of a typical tool schema, is copied with one ``dict()``: a standard
+        ``type`` and string annotations, every value immutable (so ``dict(s)`` is a full copy),
+        vendor keywords included: ``{"type": "string", "description": ..., "default": None}``.
+        """
+        if _NOT_PLAIN.isdisjoint(s):
+            for key, value in s.items():
+                if type(value) is not str and (
+                    type(value) not in _IMMUTABLE or key in _STR_KEYWORDS
+                ):
+                    break
+            else:
+                if s.get("type", "object") in _STANDARD_SET:
+                    return dict(s)
+        copied = self.fresh(s)
+        if copied is None:
+            self.failed.add(id(s))
+        return copied
 
     def note_aliases(self, copied: dict[str, Any], pointer: str) -> None:
         """Report the type names ``fresh`` renamed in ``copied`` (its copy of the source node at

@@ -62,8 +62,14 @@ def converter_accepts(schema: dict[str, Any], value: Any, **options: Any) -> boo
     """Whether a fresh conversion of ``schema`` accepts ``value``; an accepted value must be
     sent exactly as given (checked here)."""
     conversion = json_schema_to_model(copy.deepcopy(schema), name="t", **options)
+    return sends_exactly(conversion, copy.deepcopy(value))
+
+
+def sends_exactly(conversion: Conversion, value: Any) -> bool:
+    """Whether ``conversion`` accepts ``value``; an accepted value must be sent exactly as given
+    (checked here)."""
     try:
-        sent = conversion.validate(copy.deepcopy(value))
+        sent = conversion.validate(value)
     except ArgsValidationError:
         return False
     assert sent == value
