@@ -53,7 +53,6 @@ class ConversionCore:
     """The name-independent part of a conversion, shared by every tool with the same schema."""
 
     __slots__ = (
-        "_by_name",
         "_check",
         "_has_refs",
         "_key",
@@ -75,7 +74,6 @@ class ConversionCore:
         # from, so not even an edit to the returned model-facing schema can change what calls
         # are accepted; a key that is not marshal bytes comes with a private deep copy.
         self._key = key
-        self._by_name: dict[str, Conversion] = {}
         self._pristine = None if isinstance(key, bytes) else copy.deepcopy(dict(schema))
         normalized = _normalize_isolated(schema)
         self.effective_schema: dict[str, Any] = normalized.schema
@@ -119,13 +117,6 @@ class ConversionCore:
         if self._placeholders is None:
             self._placeholders = PlaceholderNulls(self.effective_schema)
         return self._placeholders
-
-    def conversion(self, name: str) -> Conversion:
-        """The light per-name :class:`Conversion` over this core (one per name)."""
-        found = self._by_name.get(name)
-        if found is None:
-            found = self._by_name[name] = Conversion(self, name)
-        return found
 
     def converted_content(self) -> Any:
         """A fresh copy of the source schema as it was when converted."""
@@ -320,8 +311,12 @@ def _rename_entries(schema: Any) -> list[ReportEntry]:
     return out
 
 
-# (content key, options) -> core; each core keeps its per-name conversions.
-_CORES: LRU[tuple[bytes | str, tuple[Any, ...]], ConversionCore] = LRU(4096)
+# (content key, options) -> the core and its light per-name conversions. The cache entry, not
+# the core, holds the conversions: each conversion holds its core, and a cycle between them
+# would outlive ``clear_cache`` and eviction until a garbage collection.
+_CORES: LRU[tuple[bytes | str, tuple[Any, ...]], tuple[ConversionCore, dict[str, Conversion]]] = (
+    LRU(4096)
+)
 # (id, options, name) -> (the schema object, its conversion, a snapshot of its content once it
 # was asked for again)
 _BY_IDENTITY: dict[tuple[int, tuple[Any, ...], str], list[Any]] = {}
@@ -363,10 +358,13 @@ def json_schema_to_model(
         normalize(raw)  # raises the SchemaConversionError that explains the problem
     key = canonical_key(schema)
     content = (key, opts.cache_key)
-    core = _CORES.get(content)
-    if core is None:
-        core = _CORES.put(content, ConversionCore(schema, opts, key))
-    conversion = core.conversion(name)
+    entry = _CORES.get(content)
+    if entry is None:
+        entry = _CORES.put(content, (ConversionCore(schema, opts, key), {}))
+    core, by_name = entry
+    conversion = by_name.get(name)
+    if conversion is None:
+        conversion = by_name[name] = Conversion(core, name)
     if len(_BY_IDENTITY) >= _IDENTITY_MAX:
         _BY_IDENTITY.clear()
     _BY_IDENTITY[ident] = [schema, conversion, None]
