@@ -328,7 +328,6 @@ class Normalized:
         self,
         schema: dict[str, Any],
         entries: list[ReportEntry],
-        *,
         has_refs: bool,
         integer_by_type: bool = False,
     ) -> None:
@@ -377,13 +376,15 @@ class _Normalizer:
     )
 
     def __init__(self, raw: Mapping[str, Any]) -> None:
+        # Only what the check-and-copy walk reads; the rewriting path adds the rest (rewriting).
         self.raw = raw
         self.entries: list[ReportEntry] = []
-        self.moved: dict[str, str] = {}  # source pointer -> effective pointer, where they differ
-        self.refs: list[tuple[dict[str, Any], str]] = []  # ($ref node, source pointer)
         schema_uri = raw.get("$schema")
-        self.legacy = isinstance(schema_uri, str) and bool(_LEGACY_DRAFT.search(schema_uri))
-        self.draft4 = isinstance(schema_uri, str) and bool(_DRAFT4.search(schema_uri))
+        if isinstance(schema_uri, str):
+            self.legacy = bool(_LEGACY_DRAFT.search(schema_uri))
+            self.draft4 = bool(_DRAFT4.search(schema_uri))
+        else:
+            self.legacy = self.draft4 = False
         self.prefix = ""  # added in front of every effective pointer (bare-map root)
         self.has_defs = False
         self.has_clean_refs = False
@@ -392,14 +393,19 @@ class _Normalizer:
         # checking a parent that then needed a rewrite (the source is alive, so ids are stable)
         self.copies: dict[int, dict[str, Any]] = {}
         self.id_scopes = 0  # > 0 while inside a non-root "$id": refs resolve against it
-        self.uris: _UriIndex | None = None  # built on the first non-pointer $ref
-        self.nested_ids: bool | None = None  # any "$id" below the root (found on demand)
         self.ref_verdicts: dict[str, bool] = {}  # clean_ref's answer per $ref string
         # ids of source subschemas the check found in need of a rewrite (never checked twice)
         self.failed: set[int] = set()
         # copies whose non-standard type name the check renamed: id -> (copy, name as given);
         # reported by note_aliases once the copy's place (its pointer) is known
         self.aliased: dict[int, tuple[dict[str, Any], str]] = {}
+
+    def rewriting(self) -> None:
+        """Set up the state only the rewriting path (``node``) uses."""
+        self.moved: dict[str, str] = {}  # source pointer -> effective pointer, where they differ
+        self.refs: list[tuple[dict[str, Any], str]] = []  # ($ref node, source pointer)
+        self.uris: _UriIndex | None = None  # built on the first non-pointer $ref
+        self.nested_ids: bool | None = None  # any "$id" below the root (found on demand)
 
     def note(self, kind: ReportKind, pointer: str, reason: str) -> None:
         self.entries.append(ReportEntry(kind, pointer, reason))
@@ -418,12 +424,10 @@ class _Normalizer:
                 if self.aliased:
                     self.note_aliases(copied, "")
                 return Normalized(
-                    copied,
-                    self.entries,
-                    has_refs=self.has_defs or self.has_clean_refs,
-                    integer_by_type=self.draft4,
+                    copied, self.entries, self.has_defs or self.has_clean_refs, self.draft4
                 )
             self.failed.add(id(raw))
+        self.rewriting()
         if (
             raw
             and raw.keys().isdisjoint(_KEYWORDS)
@@ -444,10 +448,7 @@ class _Normalizer:
             self.fix_root_type(root)
         self.rewrite_refs(root)
         return Normalized(
-            root,
-            self.entries,
-            has_refs=bool(self.refs) or self.has_defs or self.has_clean_refs,
-            integer_by_type=self.draft4,
+            root, self.entries, bool(self.refs) or self.has_defs or self.has_clean_refs, self.draft4
         )
 
     def fix_root_type(self, root: dict[str, Any]) -> None:
