@@ -277,6 +277,8 @@ _MAP_KINDS = (_K_MAP, _K_PATTERN_MAP, _K_DEFS)
 # Keywords a plain leaf (see _Normalizer.child) never has: all this pass reads but "type" and the
 # string annotations.
 _NOT_PLAIN = frozenset(_KIND) - {"type"} - _STR_KEYWORDS
+_VALUE_LISTS = frozenset(("enum", "examples"))  # a plain leaf may hold them (lists of values)
+_NOT_PLAIN_LEAF = _NOT_PLAIN - _VALUE_LISTS
 
 
 def _copied(value: Any) -> Any:
@@ -699,17 +701,32 @@ class _Normalizer:
 
         A plain leaf, most of a typical tool schema, is copied with one ``dict()``: a standard
         ``type`` and string annotations, every value immutable (so ``dict(s)`` is a full copy),
-        vendor keywords included: ``{"type": "string", "description": ..., "default": None}``.
+        vendor keywords included: ``{"type": "string", "description": ..., "default": None}``;
+        ``enum`` and ``examples`` lists of immutable values are copied with one ``list()``.
         """
-        if _NOT_PLAIN.isdisjoint(s):
+        if _NOT_PLAIN_LEAF.isdisjoint(s):
+            lists: list[str] | None = None
             for key, value in s.items():
                 if type(value) is not str and (
                     type(value) not in _IMMUTABLE or key in _STR_KEYWORDS
                 ):
-                    break
+                    if not (
+                        key in _VALUE_LISTS
+                        and type(value) is list
+                        and _IMMUTABLE.issuperset(map(type, value))
+                    ):
+                        break
+                    if lists is None:
+                        lists = [key]
+                    else:
+                        lists.append(key)
             else:
                 if s.get("type", "object") in _STANDARD_SET:
-                    return dict(s)
+                    out = dict(s)
+                    if lists is not None:
+                        for key in lists:
+                            out[key] = list(out[key])
+                    return out
         copied = self.fresh(s)
         if copied is None:
             self.failed.add(id(s))
