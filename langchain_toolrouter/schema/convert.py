@@ -49,6 +49,11 @@ from langchain_toolrouter.schema.values import NotJSONError, json_copy
 __all__ = ["Conversion", "ConversionCore", "clear_cache", "json_schema_to_model"]
 
 
+# One validator is compiled at a time (a compile holds the GIL nearly throughout anyway); one
+# lock for all cores instead of one allocated per schema on the load path.
+_COMPILE_LOCK = threading.Lock()
+
+
 class ConversionCore:
     """The name-independent part of a conversion, shared by every tool with the same schema."""
 
@@ -57,7 +62,6 @@ class ConversionCore:
         "_has_refs",
         "_key",
         "_llm",
-        "_lock",
         "_placeholders",
         "_pristine",
         "_renames",
@@ -84,7 +88,6 @@ class ConversionCore:
         self._llm: tuple[dict[str, Any], tuple[ReportEntry, ...]] | None = None
         self._check: Check | None = None
         self._placeholders: PlaceholderNulls | None = None
-        self._lock = threading.Lock()
 
     @property
     def llm(self) -> tuple[dict[str, Any], tuple[ReportEntry, ...]]:
@@ -131,7 +134,7 @@ class ConversionCore:
     @property
     def check(self) -> Check:
         if self._check is None:
-            with self._lock:
+            with _COMPILE_LOCK:
                 if self._check is None:
                     try:
                         pristine = normalize(self.converted_content())
