@@ -227,33 +227,35 @@ _IMMUTABLE = frozenset((str, int, float, bool, type(None)))
 _STR_KEYWORDS = frozenset(k for k, t in _ANNOTATION_TYPES.items() if t is str)
 
 
-# What the check-and-copy walk (``_Normalizer.fresh``) does with each keyword (absent: kept as
-# is, copied if mutable). One kind per check, so the walk branches once per key; the kinds are
-# tested in order of how often they occur in tool schemas.
+# What the check-and-copy walk (``_Normalizer.fresh``) does with each keyword. One kind per
+# check, so the walk branches once per key. ``fresh`` tests the kinds as literal numbers, in this
+# order (how often each occurs in tool schemas; a literal is cheaper than a global, and an int
+# kind for every key keeps the comparisons on the interpreter's int fast path): keep the two in
+# step.
 (
-    _K_STR,  # a string annotation: the value must be a string
-    _K_TYPE,
-    _K_REQUIRED,
-    _K_ONE,  # one subschema
-    _K_MAP,  # a map of subschemas
-    _K_ENUM,
-    _K_COUNT,  # a non-negative integer
-    _K_NUMBER,  # a number (multipleOf: > 0)
-    _K_BOUND,  # minimum/maximum: a number, and no draft-04 boolean exclusive* beside it
-    _K_LIST,  # a non-empty list of subschemas
-    _K_BOOL,  # a boolean (uniqueItems, deprecated, readOnly, writeOnly)
-    _K_EXAMPLES,
-    _K_PATTERN,
-    _K_PATTERN_MAP,  # patternProperties: a map of subschemas keyed by regular expressions
-    _K_DEFS,  # $defs/definitions: a map of subschemas
-    _K_DEPENDENT_REQUIRED,
-    _K_REF,
-    _K_DIRTY,  # a keyword this pass always rewrites
+    _K_OTHER,  # 0: not a keyword this pass reads: kept as is, copied if mutable
+    _K_TYPE,  # 1
+    _K_STR,  # 2: a string annotation: the value must be a string
+    _K_MAP,  # 3: a map of subschemas
+    _K_PATTERN_MAP,  # 4: patternProperties: a map of subschemas keyed by regular expressions
+    _K_DEFS,  # 5: $defs/definitions: a map of subschemas
+    _K_ONE,  # 6: one subschema
+    _K_REQUIRED,  # 7
+    _K_VALUES,  # 8: a list of values (enum, examples)
+    _K_REF,  # 9
+    _K_BOUND,  # 10: minimum/maximum: a number, and no draft-04 boolean exclusive* beside it
+    _K_COUNT,  # 11: a non-negative integer
+    _K_NUMBER,  # 12: a number (multipleOf: > 0)
+    _K_LIST,  # 13: a non-empty list of subschemas
+    _K_BOOL,  # 14: a boolean (uniqueItems, deprecated, readOnly, writeOnly)
+    _K_PATTERN,  # 15
+    _K_DEPENDENT_REQUIRED,  # 16
+    _K_DIRTY,  # 17: a keyword this pass always rewrites
 ) = range(18)
 _KIND: dict[str, int] = {
     **dict.fromkeys(_STR_KEYWORDS, _K_STR),
     **dict.fromkeys(("uniqueItems", "deprecated", "readOnly", "writeOnly"), _K_BOOL),
-    "examples": _K_EXAMPLES,
+    "examples": _K_VALUES,
     "dependentRequired": _K_DEPENDENT_REQUIRED,
     **dict.fromkeys(_SUBSCHEMA_KEYS_SET, _K_ONE),
     **dict.fromkeys(_SCHEMA_MAP_KEYS, _K_MAP),
@@ -268,12 +270,11 @@ _KIND: dict[str, int] = {
     **dict.fromkeys(_DIRTY_KEYS, _K_DIRTY),
     "type": _K_TYPE,
     "required": _K_REQUIRED,
-    "enum": _K_ENUM,
+    "enum": _K_VALUES,
     "pattern": _K_PATTERN,
     "$ref": _K_REF,
 }
 _KIND_OF = _KIND.get
-_MAP_KINDS = (_K_MAP, _K_PATTERN_MAP, _K_DEFS)
 # Keywords a plain leaf (see _Normalizer.child) never has: all this pass reads but "type" and the
 # string annotations.
 _NOT_PLAIN = frozenset(_KIND) - {"type"} - _STR_KEYWORDS
@@ -568,14 +569,8 @@ class _Normalizer:
         required: set[str] | None = None
         nested = False  # holds a subschema: worth remembering for the rewriting path
         for key, value in s.items():
-            kind = _KIND_OF(key)
-            if kind is None:  # not a keyword this pass reads: kept as is
-                if type(value) not in _IMMUTABLE:
-                    out[key] = _copied(value)
-            elif kind == _K_STR:
-                if type(value) is not str:
-                    return None
-            elif kind == _K_TYPE:
+            kind = _KIND_OF(key, 0)
+            if kind == 1:  # _K_TYPE
                 types = value
                 if type(value) is str:
                     if value not in _STANDARD_SET:
@@ -590,29 +585,17 @@ class _Normalizer:
                     out[key] = list(value)
                 else:
                     return None
-            elif kind == _K_REQUIRED:
-                if type(value) is not list:
+            elif kind == 2:  # _K_STR
+                if type(value) is not str:
                     return None
-                for item in value:
-                    if type(item) is not str:
-                        return None
-                required = set(value)
-                if len(required) != len(value):
-                    return None
-                out[key] = list(value)
-            elif kind == _K_ONE:
-                if type(value) is dict:
-                    c = self.child(value)
-                    if c is None:
-                        return None
-                    out[key] = c
-                    nested = True
-                elif type(value) is not bool:
-                    return None
-            elif kind in _MAP_KINDS:
+            elif kind <= 5:  # _K_MAP, _K_PATTERN_MAP, _K_DEFS (or 0, _K_OTHER)
+                if kind == 0:  # not a keyword this pass reads: kept as is
+                    if type(value) not in _IMMUTABLE:
+                        out[key] = _copied(value)
+                    continue
                 if type(value) is not dict:
                     return None
-                if kind == _K_PATTERN_MAP:
+                if kind == 4:  # _K_PATTERN_MAP
                     for pattern in value:
                         if _regex_error(pattern) is not None:
                             return None
@@ -627,26 +610,48 @@ class _Normalizer:
                         return None
                 out[key] = copied_map
                 nested = True
-                if kind == _K_DEFS:
+                if kind == 5:  # _K_DEFS
                     self.has_defs = True
-            elif kind == _K_ENUM:
+            elif kind == 6:  # _K_ONE
+                if type(value) is dict:
+                    c = self.child(value)
+                    if c is None:
+                        return None
+                    out[key] = c
+                    nested = True
+                elif type(value) is not bool:
+                    return None
+            elif kind == 7:  # _K_REQUIRED
+                if type(value) is not list:
+                    return None
+                for item in value:
+                    if type(item) is not str:
+                        return None
+                required = set(value)
+                if len(required) != len(value):
+                    return None
+                out[key] = list(value)
+            elif kind == 8:  # _K_VALUES
                 if type(value) is not list:
                     return None
                 out[key] = _copied(value)
-            elif kind == _K_COUNT:
-                if type(value) is not int or value < 0:
+            elif kind == 9:  # _K_REF
+                if not self.clean_ref(value, s):
                     return None
-            elif kind == _K_NUMBER:
-                if (type(value) is not int and type(value) is not float) or (
-                    key == "multipleOf" and not value > 0
-                ):
-                    return None
-            elif kind == _K_BOUND:
+            elif kind == 10:  # _K_BOUND
                 if (type(value) is not int and type(value) is not float) or type(
                     s.get("exclusiveMinimum" if key == "minimum" else "exclusiveMaximum")
                 ) is bool:
                     return None
-            elif kind == _K_LIST:
+            elif kind == 11:  # _K_COUNT
+                if type(value) is not int or value < 0:
+                    return None
+            elif kind == 12:  # _K_NUMBER
+                if (type(value) is not int and type(value) is not float) or (
+                    key == "multipleOf" and not value > 0
+                ):
+                    return None
+            elif kind == 13:  # _K_LIST
                 if type(value) is not list or not value:
                     return None
                 copied_list: list[Any] = []
@@ -662,26 +667,19 @@ class _Normalizer:
                         return None
                 out[key] = copied_list
                 nested = True
-            elif kind == _K_BOOL:
+            elif kind == 14:  # _K_BOOL
                 if type(value) is not bool:
                     return None
-            elif kind == _K_EXAMPLES:
-                if type(value) is not list:
-                    return None
-                out[key] = _copied(value)
-            elif kind == _K_PATTERN:
+            elif kind == 15:  # _K_PATTERN
                 if type(value) is not str or _regex_error(value) is not None:
                     return None
-            elif kind == _K_DEPENDENT_REQUIRED:
+            elif kind == 16:  # _K_DEPENDENT_REQUIRED
                 if type(value) is not dict or not _dependent_required_ok(value):
                     return None
                 out[key] = _copied(value)
-            elif kind == _K_REF:
-                if not self.clean_ref(value, s):
-                    return None
             elif root and key == "$schema":
                 del out[key]  # the result is always 2020-12; its draft was read in __init__
-            else:  # a keyword this pass always rewrites
+            else:  # _K_DIRTY: a keyword this pass always rewrites
                 return None
         if types is not None:
             if types == "object" or (type(types) is list and "object" in types):

@@ -165,3 +165,22 @@ def test_renamed_type_names_are_reported_alike_on_both_paths(
     renamed = [e for e in entries if "non-standard type" in e.reason]
     assert renamed, entries
     assert len({e.pointer for e in renamed}) == len(renamed)
+
+
+def test_fresh_tests_each_kind_by_its_own_number() -> None:
+    """``fresh`` compares kinds as literal numbers, each commented with its name: every such
+    comparison must be the number that name has in the kind table."""
+    import inspect
+    import re
+
+    source = inspect.getsource(normalize_module._Normalizer.fresh)
+    found = re.findall(r"kind (==|<=) (\d+):  # (_K_\w+)", source)
+    assert len(found) >= 15
+    for op, number, name in found:
+        value = getattr(normalize_module, name)
+        if op == "==":
+            assert value == int(number), (name, number)
+        else:  # "kind <= N" takes the kinds up to N: the named one must be the last of them
+            assert value <= int(number), (name, number)
+    # every kind but _K_OTHER (0, an unknown key) names some keyword; _K_DIRTY is the last
+    assert set(normalize_module._KIND.values()) == set(range(1, normalize_module._K_DIRTY + 1))
