@@ -589,7 +589,7 @@ class _Normalizer:
                 if type(value) is not str:
                     return None
             elif kind <= 5:  # _K_MAP, _K_PATTERN_MAP, _K_DEFS (or 0, _K_OTHER)
-                if kind == 0:  # not a keyword this pass reads: kept as is
+                if kind == 0:  # _K_OTHER: not a keyword this pass reads: kept as is
                     if type(value) not in _IMMUTABLE:
                         out[key] = _copied(value)
                     continue
@@ -703,7 +703,7 @@ class _Normalizer:
         ``enum`` and ``examples`` lists of immutable values are copied with one ``list()``.
         """
         if _NOT_PLAIN_LEAF.isdisjoint(s):
-            lists: list[str] | None = None
+            lists: list[str] | None = None  # the enum/examples lists to copy
             for key, value in s.items():
                 if type(value) is not str and (
                     type(value) not in _IMMUTABLE or key in _STR_KEYWORDS

@@ -174,13 +174,15 @@ def test_fresh_tests_each_kind_by_its_own_number() -> None:
     import re
 
     source = inspect.getsource(normalize_module._Normalizer.fresh)
-    found = re.findall(r"kind (==|<=) (\d+):  # (_K_\w+)", source)
+    found = re.findall(r"kind (==|<=) (\d+):  # ([^\n]*)", source)
     assert len(found) >= 15
-    for op, number, name in found:
-        value = getattr(normalize_module, name)
+    tested: set[int] = set()  # the kinds the branches before this one took
+    for op, number, comment in found:
+        values = {getattr(normalize_module, n) for n in re.findall(r"_K_\w+", comment)}
         if op == "==":
-            assert value == int(number), (name, number)
-        else:  # "kind <= N" takes the kinds up to N: the named one must be the last of them
-            assert value <= int(number), (name, number)
+            assert values == {int(number)}, comment
+        else:  # "kind <= N": the comment names every kind up to N no earlier branch took
+            assert values == set(range(int(number) + 1)) - tested, comment
+        tested |= values
     # every kind but _K_OTHER (0, an unknown key) names some keyword; _K_DIRTY is the last
     assert set(normalize_module._KIND.values()) == set(range(1, normalize_module._K_DIRTY + 1))
