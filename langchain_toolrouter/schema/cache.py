@@ -15,32 +15,74 @@ Both levels are bounded (least recently used entries are evicted).
 
 from __future__ import annotations
 
+import io
 import json
-import marshal
+import pickle
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any, Generic, TypeVar
 
-__all__ = ["LRU", "canonical_key"]
+__all__ = ["LRU", "canonical_key", "content_of"]
 
 K = TypeVar("K")
 V = TypeVar("V")
 
 
+class _PlainPickler(pickle.Pickler):
+    """Pickles exact JSON-ish builtins only: anything else (a dict subclass, an arbitrary
+    object) raises instead of being written as a class reference that ``loads`` would call."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        # Called only for objects that are not exact builtins (None, bool, int, float, str,
+        # bytes, dict, list, tuple, set...): those are written directly.
+        msg = f"not a plain value: {type(obj).__name__}"
+        raise ValueError(msg)
+
+
+def _pickler() -> tuple[_PlainPickler, io.BytesIO]:
+    buffer = io.BytesIO()
+    pickler = _PlainPickler(buffer, 5)
+    # Fast mode writes no memo (no back-references), so the bytes depend on the content only,
+    # never on which objects happen to be shared or referenced elsewhere.
+    pickler.fast = True
+    return pickler, buffer
+
+
+_LOCAL = threading.local()
+
+
 def canonical_key(schema: Mapping[str, Any]) -> bytes | str:
     """A key equal for structurally identical schemas (same keys in the same order, same values
-    of the same JSON types), and different otherwise.
+    of the same JSON types), and different otherwise; ``pickle.loads`` of the bytes gives the
+    content back (:func:`content_of`).
 
-    ``marshal`` format 2 (no back-references, so object sharing does not change the bytes) is
-    about 4x faster than ``json.dumps`` and keeps ``1``, ``1.0`` and ``true`` apart; anything it
-    cannot write (a dict subclass, a non-JSON value) falls back to JSON text. Key order is kept
-    on purpose: property order is part of the model-facing schema.
+    A fast-mode pickle (no memo) of exact builtins: it does not depend on object sharing,
+    keeps ``1``, ``1.0`` and ``true`` apart, and writes ASCII strings without encoding them
+    (~25% fewer instructions than ``marshal`` format 2, the other sharing-independent C
+    serializer; ``json.dumps`` costs ~4x). Anything it will not write (a dict subclass, a
+    non-JSON object, a cycle) falls back to JSON text. Key order is kept on purpose: property
+    order is part of the model-facing schema.
     """
     try:
-        return marshal.dumps(schema, 2)  # type: ignore[arg-type]  # ValueError if it cannot
-    except ValueError:
+        state: tuple[_PlainPickler, io.BytesIO] = _LOCAL.pickler
+    except AttributeError:
+        state = _LOCAL.pickler = _pickler()
+    pickler, buffer = state
+    try:
+        pickler.dump(schema)
+        return buffer.getvalue()
+    except (ValueError, RecursionError, pickle.PicklingError):
+        _LOCAL.pickler = _pickler()  # nothing left over from the failed dump
         return json.dumps(schema, separators=(",", ":"), ensure_ascii=False, default=repr)
+    finally:
+        buffer.seek(0)
+        buffer.truncate()
+
+
+def content_of(key: bytes) -> Any:
+    """A fresh copy of the content a bytes :func:`canonical_key` was made from."""
+    return pickle.loads(key)  # noqa: S301 - our own bytes: exact builtins only, no globals
 
 
 class LRU(Generic[K, V]):

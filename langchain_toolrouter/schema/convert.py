@@ -24,7 +24,6 @@ the schema still equals what was converted.
 from __future__ import annotations
 
 import copy
-import marshal
 import threading
 import warnings
 from collections.abc import Mapping
@@ -32,7 +31,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from langchain_toolrouter.schema.cache import LRU, canonical_key
+from langchain_toolrouter.schema.cache import LRU, canonical_key, content_of
 from langchain_toolrouter.schema.errors import ArgsValidationError, SchemaConversionError
 from langchain_toolrouter.schema.llm import inline_refs
 from langchain_toolrouter.schema.model import ArgsModel, build_model
@@ -76,7 +75,7 @@ class ConversionCore:
         # The effective schema is a fresh copy (normalize shares nothing with ``schema``).
         # ``key`` (the schema's content at conversion time) is what the validator is compiled
         # from, so not even an edit to the returned model-facing schema can change what calls
-        # are accepted; a key that is not marshal bytes comes with a private deep copy.
+        # are accepted; a key that is not bytes (JSON text) comes with a private deep copy.
         self._key = key
         self._pristine = None if isinstance(key, bytes) else copy.deepcopy(dict(schema))
         normalized = _normalize_isolated(schema)
@@ -124,7 +123,7 @@ class ConversionCore:
     def converted_content(self) -> Any:
         """A fresh copy of the source schema as it was when converted."""
         if isinstance(self._key, bytes):
-            return marshal.loads(self._key)  # noqa: S302 - our own bytes, from marshal.dumps
+            return content_of(self._key)
         return copy.deepcopy(self._pristine)
 
     def still_converts(self, schema: Mapping[str, Any]) -> bool:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import copy
 import gc
+import json
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -15,6 +18,7 @@ from langchain_toolrouter.schema import (
     json_schema_to_model,
 )
 from langchain_toolrouter.schema import convert as convert_module
+from langchain_toolrouter.schema.cache import canonical_key, content_of
 from langchain_toolrouter.schema.model import build_model
 from langchain_toolrouter.schema.validator import compile_schema
 
@@ -118,3 +122,46 @@ def test_identity_cache_notices_an_edit_made_before_the_first_repeat() -> None:
     assert json_schema_to_model(schema, name="early") is edited
     with pytest.raises(ArgsValidationError):
         edited.validate({"q": "ab"})
+
+
+def test_cache_key_depends_on_content_only() -> None:
+    """The key is the same whatever objects the schema shares, or other code holds, and it
+    tells apart what JSON tells apart (``1``, ``1.0`` and ``true``; key order)."""
+    leaf = {"type": "string", "description": "shared"}
+    shared = {"type": "object", "properties": {"a": leaf, "b": leaf}, "required": ["a"]}
+    held = [leaf, shared["required"], "shared"]  # other references change refcounts only
+    unshared = json.loads(json.dumps(shared))
+    assert canonical_key(shared) == canonical_key(unshared)
+    assert content_of(canonical_key(shared)) == unshared  # type: ignore[arg-type]
+    keys = {canonical_key({"default": v}) for v in (1, 1.0, True, "1", None)}
+    assert len(keys) == 5
+    assert canonical_key({"a": 1, "b": 2}) != canonical_key({"b": 2, "a": 1})
+    assert held
+
+
+def test_cache_key_writes_no_object_that_loading_would_call() -> None:
+    """A dict subclass or any other object is never pickled as a class reference (loading the
+    key would call it): such a schema is keyed by its JSON text instead."""
+    loaded: list[int] = []
+
+    class Sneaky:
+        def __reduce__(self) -> Any:
+            return (loaded.append, (1,))
+
+    ordered = OrderedDict(type="object")
+    assert canonical_key(ordered) == '{"type":"object"}'
+    text = canonical_key({"type": "object", "default": Sneaky()})
+    assert isinstance(text, str)
+    assert loaded == []
+    cyclic: dict[str, Any] = {"type": "object"}
+    cyclic["items"] = cyclic
+    with pytest.raises(ValueError, match="Circular"):
+        canonical_key(cyclic)
+
+
+def test_cache_keys_made_in_many_threads_are_each_right() -> None:
+    schemas = [{"type": "object", "title": f"t{i}", "properties": {"x": {}}} for i in range(64)]
+    expected = [canonical_key(s) for s in schemas]
+    with ThreadPoolExecutor(8) as pool:
+        for _ in range(5):
+            assert list(pool.map(canonical_key, schemas)) == expected
