@@ -10,7 +10,8 @@ Two levels, checked in order:
    from different sessions share one conversion core (effective schema, model-facing schema,
    compiled validator); each tool name gets its own light :class:`Conversion` over it.
 
-Both levels are bounded (least recently used entries are evicted).
+Both levels are bounded (``convert``): the content level evicts the least recently used entry,
+the identity level starts afresh when full.
 """
 
 from __future__ import annotations
@@ -19,14 +20,10 @@ import io
 import json
 import pickle
 import threading
-from collections import OrderedDict
 from collections.abc import Mapping
-from typing import Any, Generic, TypeVar
+from typing import Any
 
-__all__ = ["LRU", "canonical_key", "content_of"]
-
-K = TypeVar("K")
-V = TypeVar("V")
+__all__ = ["canonical_key", "content_of"]
 
 
 class _PlainPickler(pickle.Pickler):
@@ -83,37 +80,3 @@ def canonical_key(schema: Mapping[str, Any]) -> bytes | str:
 def content_of(key: bytes) -> Any:
     """A fresh copy of the content a bytes :func:`canonical_key` was made from."""
     return pickle.loads(key)  # noqa: S301 - our own bytes: exact builtins only, no globals
-
-
-class LRU(Generic[K, V]):
-    """A small thread-safe least-recently-used map."""
-
-    def __init__(self, maxsize: int) -> None:
-        self.maxsize = maxsize
-        self._data: OrderedDict[K, V] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: K) -> V | None:
-        value = self._data.get(key)
-        if value is not None:
-            # not contextlib.suppress: this is the cache's hot path
-            try:  # noqa: SIM105
-                self._data.move_to_end(key)
-            except KeyError:  # evicted by another thread in between
-                pass
-        return value
-
-    def put(self, key: K, value: V) -> V:
-        """Store ``value`` (the most recently used entry now) and return it."""
-        with self._lock:
-            self._data[key] = value
-            if len(self._data) > self.maxsize:
-                self._data.popitem(last=False)
-        return value
-
-    def clear(self) -> None:
-        with self._lock:
-            self._data.clear()
-
-    def __len__(self) -> int:
-        return len(self._data)

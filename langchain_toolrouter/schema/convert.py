@@ -23,15 +23,17 @@ the schema still equals what was converted.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import threading
 import warnings
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel
 
-from langchain_toolrouter.schema.cache import LRU, canonical_key, content_of
+from langchain_toolrouter.schema.cache import canonical_key, content_of
 from langchain_toolrouter.schema.errors import ArgsValidationError, SchemaConversionError
 from langchain_toolrouter.schema.llm import inline_refs
 from langchain_toolrouter.schema.model import ArgsModel, build_model
@@ -313,12 +315,15 @@ def _rename_entries(schema: Any) -> list[ReportEntry]:
     return out
 
 
-# (content key, options) -> the core and its light per-name conversions. The cache entry, not
-# the core, holds the conversions: each conversion holds its core, and a cycle between them
-# would outlive ``clear_cache`` and eviction until a garbage collection.
-_CORES: LRU[tuple[bytes | str, tuple[Any, ...]], tuple[ConversionCore, dict[str, Conversion]]] = (
-    LRU(4096)
-)
+# (content key, options) -> the core and its light per-name conversions, least recently used
+# first. The cache entry, not the core, holds the conversions: each conversion holds its core,
+# and a cycle between them would outlive ``clear_cache`` and eviction until a garbage
+# collection. Used without a lock: each OrderedDict operation is atomic, and a race between
+# two threads costs at most a second conversion of the same schema.
+_CORES: OrderedDict[
+    tuple[bytes | str, tuple[Any, ...]], tuple[ConversionCore, dict[str, Conversion]]
+] = OrderedDict()
+_CORES_MAX = 4096
 # (id, options, name) -> (the schema object, its conversion, a snapshot of its content once it
 # was asked for again)
 _BY_IDENTITY: dict[tuple[int, tuple[Any, ...], str], list[Any]] = {}
@@ -362,7 +367,16 @@ def json_schema_to_model(
     content = (key, opts.cache_key)
     entry = _CORES.get(content)
     if entry is None:
-        entry = _CORES.put(content, (ConversionCore(schema, opts, key), {}))
+        entry = _CORES[content] = (ConversionCore(schema, opts, key), {})
+        if len(_CORES) > _CORES_MAX:
+            with contextlib.suppress(KeyError):  # emptied by another thread meanwhile
+                _CORES.popitem(last=False)
+    else:
+        # not contextlib.suppress: this is the cached path
+        try:  # noqa: SIM105
+            _CORES.move_to_end(content)
+        except KeyError:  # evicted by another thread meanwhile
+            pass
     core, by_name = entry
     conversion = by_name.get(name)
     if conversion is None:

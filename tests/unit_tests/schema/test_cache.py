@@ -165,3 +165,18 @@ def test_cache_keys_made_in_many_threads_are_each_right() -> None:
     with ThreadPoolExecutor(8) as pool:
         for _ in range(5):
             assert list(pool.map(canonical_key, schemas)) == expected
+
+
+def test_content_cache_evicts_the_least_recently_used_schema(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(convert_module, "_CORES_MAX", 2)
+    a, b, c = ({"type": "object", "title": t} for t in "abc")
+    first_a = json_schema_to_model(a, name="t")
+    first_b = json_schema_to_model(b, name="t")
+    assert json_schema_to_model(copy.deepcopy(a), name="t") is first_a  # a is now the newest
+    json_schema_to_model(c, name="t")  # evicts b, the least recently used
+    convert_module._BY_IDENTITY.clear()  # look up by content only
+    assert json_schema_to_model(copy.deepcopy(a), name="t") is first_a
+    assert json_schema_to_model(copy.deepcopy(b), name="t") is not first_b
+    assert len(convert_module._CORES) == 2
