@@ -86,7 +86,12 @@ class ConversionCore:
         self._has_refs = normalized.has_refs
         self._renames: tuple[ReportEntry, ...] | None = None
         self.options = options
-        self._llm: tuple[dict[str, Any], tuple[ReportEntry, ...]] | None = None
+        # With nothing to inline or adapt, the effective schema is the model-facing one.
+        self._llm: tuple[dict[str, Any], tuple[ReportEntry, ...]] | None = (
+            None
+            if self._has_refs or options.strict_provider is not None
+            else (self.effective_schema, ())
+        )
         self._check: Check | None = None
         self._placeholders: PlaceholderNulls | None = None
 
@@ -99,7 +104,7 @@ class ConversionCore:
                 bounded = 2
             if self._has_refs:
                 schema, entries = inline_refs(self.effective_schema, bounded=bounded)
-            else:  # nothing to inline: the effective schema already is the model-facing one
+            else:
                 schema, entries = self.effective_schema, []
             if opts.strict_provider is not None:
                 schema, more = adapt_for_provider(schema, opts.strict_provider)
@@ -182,7 +187,8 @@ class Conversion:
         shared by every conversion of an equal schema (a copy per tool would cost a deep copy
         on every first build): copy it before editing.
         """
-        return self._core.llm[0]
+        llm = self._core._llm
+        return (llm if llm is not None else self._core.llm)[0]
 
     @property
     def report(self) -> ConversionReport:
