@@ -16,7 +16,6 @@ the identity level starts afresh when full.
 
 from __future__ import annotations
 
-import io
 import json
 import pickle
 import threading
@@ -37,13 +36,23 @@ class _PlainPickler(pickle.Pickler):
         raise ValueError(msg)
 
 
-def _pickler() -> tuple[_PlainPickler, io.BytesIO]:
-    buffer = io.BytesIO()
-    pickler = _PlainPickler(buffer, 5)
+class _Chunks(list[bytes]):
+    """Where a pickler writes: its output, as the bytes objects it made (no copy)."""
+
+    __slots__ = ()
+
+    @property
+    def write(self) -> Any:
+        return self.append
+
+
+def _pickler() -> tuple[_PlainPickler, _Chunks]:
+    chunks = _Chunks()
+    pickler = _PlainPickler(chunks, 5)
     # Fast mode writes no memo (no back-references), so the bytes depend on the content only,
     # never on which objects happen to be shared or referenced elsewhere.
     pickler.fast = True
-    return pickler, buffer
+    return pickler, chunks
 
 
 _LOCAL = threading.local()
@@ -62,19 +71,18 @@ def canonical_key(schema: Mapping[str, Any]) -> bytes | str:
     order is part of the model-facing schema.
     """
     try:
-        state: tuple[_PlainPickler, io.BytesIO] = _LOCAL.pickler
+        state: tuple[_PlainPickler, _Chunks] = _LOCAL.pickler
     except AttributeError:
         state = _LOCAL.pickler = _pickler()
-    pickler, buffer = state
+    pickler, chunks = state
     try:
-        pickler.dump(schema)
-        return buffer.getvalue()
+        pickler.dump(schema)  # one write at the end, more for outputs over 64 KiB
     except (ValueError, RecursionError, pickle.PicklingError):
         _LOCAL.pickler = _pickler()  # nothing left over from the failed dump
         return json.dumps(schema, separators=(",", ":"), ensure_ascii=False, default=repr)
-    finally:
-        buffer.seek(0)
-        buffer.truncate()
+    key = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    chunks.clear()
+    return key
 
 
 def content_of(key: bytes) -> Any:

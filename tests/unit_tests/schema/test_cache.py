@@ -137,6 +137,8 @@ def test_cache_key_depends_on_content_only() -> None:
     assert len(keys) == 5
     assert canonical_key({"a": 1, "b": 2}) != canonical_key({"b": 2, "a": 1})
     assert held
+    big = {"type": "object", "properties": {f"p{i}": {"description": "x" * 999} for i in range(99)}}
+    assert content_of(canonical_key(big)) == big  # type: ignore[arg-type]  # written in chunks
 
 
 def test_cache_key_writes_no_object_that_loading_would_call() -> None:
