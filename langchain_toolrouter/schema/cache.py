@@ -17,10 +17,13 @@ the identity level starts afresh when full.
 from __future__ import annotations
 
 import json
+import marshal
 import pickle
 import threading
 from collections.abc import Mapping
 from typing import Any
+
+from langchain_toolrouter.schema.errors import SchemaConversionError
 
 __all__ = ["canonical_key", "content_of"]
 
@@ -67,7 +70,8 @@ def canonical_key(schema: Mapping[str, Any]) -> bytes | str:
     keeps ``1``, ``1.0`` and ``true`` apart, and writes ASCII strings without encoding them
     (~25% fewer instructions than ``marshal`` format 2, the other sharing-independent C
     serializer; ``json.dumps`` costs ~4x). Anything it will not write (a dict subclass, a
-    non-JSON object, a cycle) falls back to JSON text. Key order is kept on purpose: property
+    non-JSON object, a cycle) falls back to JSON text; a schema nested deeper than pickling
+    allows, to ``marshal``. Key order is kept on purpose: property
     order is part of the model-facing schema.
     """
     try:
@@ -77,14 +81,38 @@ def canonical_key(schema: Mapping[str, Any]) -> bytes | str:
     pickler, chunks = state
     try:
         pickler.dump(schema)  # one write at the end, more for outputs over 64 KiB
-    except (ValueError, RecursionError, pickle.PicklingError):
+    except RecursionError:
+        # Deeper than pickling allows (its depth counts against Python's recursion limit):
+        # marshal format 2, also sharing-independent, has a depth limit of its own (2,000).
         _LOCAL.pickler = _pickler()  # nothing left over from the failed dump
-        return json.dumps(schema, separators=(",", ":"), ensure_ascii=False, default=repr)
+        try:
+            return marshal.dumps(schema, 2)  # type: ignore[arg-type]  # ValueError if it cannot
+        except ValueError:
+            return _json_key(schema)
+    except (ValueError, pickle.PicklingError):
+        _LOCAL.pickler = _pickler()
+        return _json_key(schema)
     key = chunks[0] if len(chunks) == 1 else b"".join(chunks)
     chunks.clear()
     return key
 
 
+def _json_key(schema: Mapping[str, Any]) -> str:
+    try:
+        return json.dumps(schema, separators=(",", ":"), ensure_ascii=False, default=repr)
+    except RecursionError:
+        raise SchemaConversionError(
+            "the schema is nested too deeply to convert (more levels than Python's recursion "
+            "limit allows); flatten it, e.g. with $defs and $ref for repeated parts",
+            pointer="",
+        ) from None
+
+
 def content_of(key: bytes) -> Any:
     """A fresh copy of the content a bytes :func:`canonical_key` was made from."""
-    return pickle.loads(key)  # noqa: S301 - our own bytes: exact builtins only, no globals
+    if key[:1] == _PICKLE_START:
+        return pickle.loads(key)  # noqa: S301 - our own bytes: exact builtins only, no globals
+    return marshal.loads(key)  # noqa: S302 - our own bytes, from marshal.dumps
+
+
+_PICKLE_START = pickle.PROTO  # a pickle of protocol 2 or later; marshal never starts so

@@ -349,8 +349,8 @@ def json_schema_to_model(
 
     Raises:
         SchemaConversionError: ``schema`` is not an object schema at all (not a mapping, or a
-            ``type`` that excludes objects). Nothing else raises: what cannot be honoured is
-            degraded and reported.
+            ``type`` that excludes objects), or is nested too deeply to read. Nothing else
+            raises: what cannot be honoured is degraded and reported.
     """
     opts = options if options is not None else DEFAULT_OPTIONS
     ident = (id(schema), opts.cache_key, name)
@@ -361,8 +361,11 @@ def json_schema_to_model(
     if hit is not None and hit[0] is schema:
         snapshot = hit[2]
         if snapshot is not None:
-            if schema == snapshot:
-                return hit[1]  # type: ignore[no-any-return]
+            try:
+                if schema == snapshot:
+                    return hit[1]  # type: ignore[no-any-return]
+            except RecursionError:  # too deep to compare here: found by its key below
+                pass
         elif hit[1]._core.still_converts(schema):
             hit[2] = hit[1]._core.converted_content()
             return hit[1]  # type: ignore[no-any-return]

@@ -14,6 +14,7 @@ import pytest
 from langchain_toolrouter.schema import (
     ArgsValidationError,
     ConversionOptions,
+    SchemaConversionError,
     clear_cache,
     json_schema_to_model,
 )
@@ -182,3 +183,33 @@ def test_content_cache_evicts_the_least_recently_used_schema(
     assert json_schema_to_model(copy.deepcopy(a), name="t") is first_a
     assert json_schema_to_model(copy.deepcopy(b), name="t") is not first_b
     assert len(convert_module._CORES) == 2
+
+
+def _nested(levels: int) -> dict[str, Any]:
+    root: dict[str, Any] = {"type": "object"}
+    node = root
+    for _ in range(levels):
+        child: dict[str, Any] = {"type": "object"}
+        node["properties"] = {"a": child}
+        node = child
+    return root
+
+
+def test_a_schema_deeper_than_pickling_allows_is_keyed_and_degraded_not_raised() -> None:
+    """900 levels (1,800 nested dicts): past what pickle (or the normalizer) can recurse into,
+    within marshal's own limit. The conversion degrades with a warning, as any schema the
+    normalizer cannot read does; the key still records the content."""
+    schema = _nested(900)
+    key = canonical_key(schema)
+    assert isinstance(key, bytes)
+    assert canonical_key(content_of(key)) == key  # (``==`` itself cannot recurse so deep)
+    with pytest.warns(RuntimeWarning, match="degraded"):
+        conversion = json_schema_to_model(schema, name="deep")
+    assert [entry.kind for entry in conversion.report] == ["dropped"]
+    for _ in range(3):  # the identity cache's repeats compare too deep a schema by key
+        assert json_schema_to_model(schema, name="deep") is conversion
+
+
+def test_a_schema_too_deep_to_read_at_all_is_refused_with_a_clear_error() -> None:
+    with pytest.raises(SchemaConversionError, match="nested too deeply"):
+        json_schema_to_model(_nested(1100), name="deeper")
