@@ -59,20 +59,21 @@ def _pickler() -> tuple[_PlainPickler, _Chunks]:
 
 
 _LOCAL = threading.local()
+_PICKLE_START = pickle.PROTO  # how a pickle of protocol 2 or later starts; marshal never does
 
 
 def canonical_key(schema: Mapping[str, Any]) -> bytes | str:
     """A key equal for structurally identical schemas (same keys in the same order, same values
-    of the same JSON types), and different otherwise; ``pickle.loads`` of the bytes gives the
-    content back (:func:`content_of`).
+    of the same JSON types), and different otherwise; a bytes key gives the content back
+    (:func:`content_of`).
 
     A fast-mode pickle (no memo) of exact builtins: it does not depend on object sharing,
     keeps ``1``, ``1.0`` and ``true`` apart, and writes ASCII strings without encoding them
     (~25% fewer instructions than ``marshal`` format 2, the other sharing-independent C
-    serializer; ``json.dumps`` costs ~4x). Anything it will not write (a dict subclass, a
-    non-JSON object, a cycle) falls back to JSON text; a schema nested deeper than pickling
-    allows, to ``marshal``. Key order is kept on purpose: property
-    order is part of the model-facing schema.
+    serializer; ``json.dumps`` costs ~4x). A schema nested deeper than pickling allows falls
+    back to ``marshal``; anything neither will write (a dict subclass, a non-JSON object, a
+    cycle) to JSON text. Key order is kept on purpose: property order is part of the
+    model-facing schema.
     """
     try:
         state: tuple[_PlainPickler, _Chunks] = _LOCAL.pickler
@@ -113,6 +114,3 @@ def content_of(key: bytes) -> Any:
     if key[:1] == _PICKLE_START:
         return pickle.loads(key)  # noqa: S301 - our own bytes: exact builtins only, no globals
     return marshal.loads(key)  # noqa: S302 - our own bytes, from marshal.dumps
-
-
-_PICKLE_START = pickle.PROTO  # a pickle of protocol 2 or later; marshal never starts so
