@@ -72,29 +72,30 @@ def canonical_key(schema: Mapping[str, Any]) -> bytes | str:
     (~25% fewer instructions than ``marshal`` format 2, the other sharing-independent C
     serializer; ``json.dumps`` costs ~4x). A schema nested deeper than pickling allows falls
     back to ``marshal``; anything neither will write (a dict subclass, a non-JSON object, a
-    cycle) to JSON text. Key order is kept on purpose: property order is part of the
-    model-facing schema.
+    cycle) to JSON text. Pickling's depth limit counts the caller's own stack, so a schema a
+    few hundred levels deep may get either kind of key: the cost is a second conversion, never
+    a wrong one. Key order is kept on purpose: property order is part of the model-facing
+    schema.
     """
-    try:
-        state: tuple[_PlainPickler, _Chunks] = _LOCAL.pickler
-    except AttributeError:
-        state = _LOCAL.pickler = _pickler()
+    # Taken out of the thread's slot while in use, put back only after a clean dump: a key
+    # made meanwhile on this thread (a finalizer or a signal handler run mid-dump) gets a
+    # pickler of its own, and nothing a failed or interrupted dump left behind is reused.
+    state: tuple[_PlainPickler, _Chunks] = _LOCAL.__dict__.pop("pickler", None) or _pickler()
     pickler, chunks = state
     try:
         pickler.dump(schema)  # one write at the end, more for outputs over 64 KiB
     except RecursionError:
         # Deeper than pickling allows (its depth counts against Python's recursion limit):
         # marshal format 2, also sharing-independent, has a depth limit of its own (2,000).
-        _LOCAL.pickler = _pickler()  # nothing left over from the failed dump
         try:
             return marshal.dumps(schema, 2)  # type: ignore[arg-type]  # ValueError if it cannot
         except ValueError:
             return _json_key(schema)
     except (ValueError, pickle.PicklingError):
-        _LOCAL.pickler = _pickler()
         return _json_key(schema)
     key = chunks[0] if len(chunks) == 1 else b"".join(chunks)
     chunks.clear()
+    _LOCAL.pickler = state
     return key
 
 

@@ -18,6 +18,7 @@ from langchain_toolrouter.schema import (
     clear_cache,
     json_schema_to_model,
 )
+from langchain_toolrouter.schema import cache as cache_module
 from langchain_toolrouter.schema import convert as convert_module
 from langchain_toolrouter.schema.cache import canonical_key, content_of
 from langchain_toolrouter.schema.model import build_model
@@ -213,3 +214,33 @@ def test_a_schema_deeper_than_pickling_allows_is_keyed_and_degraded_not_raised()
 def test_a_schema_too_deep_to_read_at_all_is_refused_with_a_clear_error() -> None:
     with pytest.raises(SchemaConversionError, match="nested too deeply"):
         json_schema_to_model(_nested(1100), name="deeper")
+
+
+def test_a_key_made_while_another_is_being_made_on_the_same_thread_is_right(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Python code can run on the thread in the middle of a dump (a finalizer, a signal
+    handler); a key it makes must not share the pickler that is busy, nor find what a failed
+    or interrupted dump left behind."""
+    inner = {"type": "object", "title": "inner"}
+    expected = canonical_key(inner)
+    made: list[Any] = []
+
+    def reenter(self: Any, obj: Any) -> Any:
+        made.append(canonical_key(inner))
+        raise ValueError("not a plain value")
+
+    big = {"type": "object", "description": "x" * 70_000}
+    with monkeypatch.context() as patch:
+        patch.setattr(cache_module._PlainPickler, "reducer_override", reenter)
+        assert isinstance(canonical_key({"big": big, "odd": object()}), str)  # JSON text
+    assert made == [expected]
+
+    def interrupt(self: Any, obj: Any) -> Any:
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(cache_module._PlainPickler, "reducer_override", interrupt)
+        with pytest.raises(KeyboardInterrupt):
+            canonical_key({"big": big, "odd": object()})  # over 64 KiB written before it
+    assert canonical_key(inner) == expected
