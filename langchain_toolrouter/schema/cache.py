@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import marshal
 import pickle
-import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -58,7 +57,8 @@ def _pickler() -> tuple[_PlainPickler, _Chunks]:
     return pickler, chunks
 
 
-_LOCAL = threading.local()
+# Picklers not in use; at most as many as keys were ever made at once (threads, re-entry).
+_IDLE: list[tuple[_PlainPickler, _Chunks]] = []
 _PICKLE_START = pickle.PROTO  # how a pickle of protocol 2 or later starts; marshal never does
 
 
@@ -77,10 +77,14 @@ def canonical_key(schema: Mapping[str, Any]) -> bytes | str:
     a wrong one. Key order is kept on purpose: property order is part of the model-facing
     schema.
     """
-    # Taken out of the thread's slot while in use, put back only after a clean dump: a key
-    # made meanwhile on this thread (a finalizer or a signal handler run mid-dump) gets a
-    # pickler of its own, and nothing a failed or interrupted dump left behind is reused.
-    state: tuple[_PlainPickler, _Chunks] = _LOCAL.__dict__.pop("pickler", None) or _pickler()
+    # Taken from the idle ones while in use (``list.pop`` is atomic), put back only after a
+    # clean dump: another thread, or a key made meanwhile on this one (a finalizer or a signal
+    # handler run mid-dump), gets a pickler of its own, and nothing a failed or interrupted
+    # dump left behind is reused.
+    try:
+        state = _IDLE.pop()
+    except IndexError:  # (not a test first: another thread may take the last one in between)
+        state = _pickler()
     pickler, chunks = state
     try:
         pickler.dump(schema)  # one write at the end, more for outputs over 64 KiB
@@ -95,7 +99,7 @@ def canonical_key(schema: Mapping[str, Any]) -> bytes | str:
         return _json_key(schema)
     key = chunks[0] if len(chunks) == 1 else b"".join(chunks)
     chunks.clear()
-    _LOCAL.pickler = state
+    _IDLE.append(state)
     return key
 
 
