@@ -179,13 +179,13 @@ def _resolve_executor(executor: Any, aexecutor: AsyncExecutorFn | None) -> ToolE
         # attributes are its `__dict__` (a bound method's are its function's), nearly
         # always empty; async is the code flag or `inspect.markcoroutinefunction`'s marker.
         attrs = func.__dict__
-        if not attrs and not func.__code__.co_flags & _CO_COROUTINE:
-            return CallableExecutor(executor, aexecutor)  # a plain sync function: the usual case
-        if attrs and "execute" in attrs and "aexecute" in attrs:
-            return executor  # type: ignore[no-any-return]
-        is_async = bool(func.__code__.co_flags & _CO_COROUTINE) or (
-            "_is_coroutine_marker" in attrs and inspect.iscoroutinefunction(func)
-        )
+        is_async = bool(func.__code__.co_flags & _CO_COROUTINE)
+        if attrs:  # rare: a plain function's attributes are empty
+            if "execute" in attrs and "aexecute" in attrs:
+                return executor  # type: ignore[no-any-return]
+            is_async = is_async or (
+                "_is_coroutine_marker" in attrs and inspect.iscoroutinefunction(func)
+            )
     elif hasattr(executor, "execute") and hasattr(executor, "aexecute"):
         return executor  # type: ignore[no-any-return]
     else:
@@ -362,7 +362,7 @@ class ToolRouterTool(BaseTool):
             raise_errors: Raise `ToolRouterToolError` instead of answering the model.
         """
         resolved = _resolve_executor(executor, aexecutor)
-        tool_name = name if name_style == "exact" else tool_name_for(name, name_style)
+        tool_name = tool_name_for(name, name_style)
         if (
             cls is ToolRouterTool
             and type(name) is str
