@@ -375,6 +375,7 @@ class _Normalizer:
         "raw",
         "ref_verdicts",
         "refs",
+        "root_written",
         "uris",
     )
 
@@ -409,6 +410,8 @@ class _Normalizer:
         self.refs: list[tuple[dict[str, Any], str]] = []  # ($ref node, source pointer)
         self.uris: _UriIndex | None = None  # built on the first non-pointer $ref
         self.nested_ids: bool | None = None  # any "$id" below the root (found on demand)
+        # The root's "type" as written, once fix_root_type narrowed it (_ABSENT: none given)
+        self.root_written: Any = None
 
     def note(self, kind: ReportKind, pointer: str, reason: str) -> None:
         self.entries.append(ReportEntry(kind, pointer, reason))
@@ -457,6 +460,7 @@ class _Normalizer:
     def fix_root_type(self, root: dict[str, Any]) -> None:
         types = root.get("type")
         if types is None:
+            self.root_written = _ABSENT
             root["type"] = "object"
             if self.raw:
                 self.note(
@@ -471,6 +475,7 @@ class _Normalizer:
                 pointer="/type",
             )
         if listed != ["object"]:
+            self.root_written = types
             self.note(
                 "approximated",
                 "/type",
@@ -797,7 +802,8 @@ class _Normalizer:
     def resolves_in_place(self, ref: str) -> bool:
         """Whether ``ref`` is a JSON pointer to a schema of this document that stays where it is."""
         pointer = ref_to_pointer(ref)
-        if pointer is None or "/items/" in pointer:  # a list "items" moves to prefixItems
+        # A list "items" moves to prefixItems; the root's type may be narrowed (rewrite_refs).
+        if not pointer or "/items/" in pointer:
             return False
         try:
             target = resolve(self.raw, pointer)
@@ -1221,6 +1227,7 @@ class _Normalizer:
     # -- $ref fix-ups -------------------------------------------------------------------------
 
     def rewrite_refs(self, root: dict[str, Any]) -> None:
+        as_written: str | None = None  # where the root as written is kept, once a $ref needs it
         for node, src in self.refs:
             ref = node["$ref"]
             pointer = ref_to_pointer(ref)
@@ -1246,7 +1253,34 @@ class _Normalizer:
             if not isinstance(resolved, (dict, bool)):
                 self.unresolved(node, src, f"$ref {ref!r} does not point to a schema")
                 continue
+            if not target and self.root_written is not None:
+                # Only the arguments themselves must be an object: a value nested through a
+                # $ref to the root takes every type the root was written with.
+                if as_written is None:
+                    as_written = _free_name(root.get("$defs"), "root")
+                target = join("/$defs", as_written)
             node["$ref"] = "#" + target
+        if as_written is not None:
+            self.keep_root_as_written(root, as_written)
+
+    def keep_root_as_written(self, root: dict[str, Any], name: str) -> None:
+        """Put a copy of ``root`` with its type as written (before ``fix_root_type``) in
+        ``$defs`` under ``name``: what ``$ref``s to the root now point to."""
+        kept = copy.deepcopy({k: v for k, v in root.items() if k not in _NOT_COPIED_WITH_ROOT})
+        if self.root_written is _ABSENT:
+            del kept["type"]
+        else:
+            kept["type"] = copy.deepcopy(self.root_written)
+        defs = root.get("$defs")
+        if type(defs) is not dict:
+            defs = root["$defs"] = {}
+        defs[name] = kept
+        self.note(
+            "approximated",
+            "",
+            f"$refs to the root point to a copy of it at {join('/$defs', name)} that keeps the "
+            "root's type as written: only the arguments themselves must be an object",
+        )
 
     def id_scopes_in(self, src: str) -> bool:
         """Whether the node at ``src`` sits inside (or is) a non-root ``$id`` resource."""
@@ -1315,6 +1349,21 @@ class _UriIndex:
 # Keywords whose subschemas apply to the same instance (their evaluations count for
 # unevaluatedProperties beside or above them).
 _IN_PLACE = frozenset(("allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas"))
+
+
+# Root keywords a copy of the root in $defs leaves out: definitions and resource identity.
+_NOT_COPIED_WITH_ROOT = frozenset(("$defs", "definitions", "$id", "$anchor", "$dynamicAnchor"))
+_ABSENT = object()  # the root had no "type"
+
+
+def _free_name(defs: Any, wanted: str) -> str:
+    """``wanted``, or ``wanted`` with the first number suffix no ``defs`` entry has."""
+    if type(defs) is not dict or wanted not in defs:
+        return wanted
+    number = 2
+    while f"{wanted}_{number}" in defs:
+        number += 1
+    return f"{wanted}_{number}"
 
 
 def _in_place_parts(node: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:

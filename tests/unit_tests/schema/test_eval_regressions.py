@@ -434,3 +434,43 @@ def test_ref_inside_a_nested_id_resource_resolves_against_that_resource(order: s
     assert conv.llm_schema["properties"]["a"]["properties"]["b"]["properties"]["c"] == {
         "type": "string"
     }
+
+
+_ANY_JSON: dict[str, Any] = {
+    "anyOf": [
+        {"type": "string"},
+        {"type": "number"},
+        {"type": "boolean"},
+        {"type": "null"},
+        {"type": "array", "items": {"$ref": "#"}},
+        {"type": "object", "additionalProperties": {"$ref": "#"}},
+    ]
+}
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        pytest.param(_ANY_JSON, id="no root type"),
+        pytest.param(
+            {**_ANY_JSON, "type": ["object", "string", "number", "boolean", "null", "array"]},
+            id="root type list",
+        ),
+        pytest.param({**_ANY_JSON, "$defs": {"root": {"type": "integer"}}}, id="root name taken"),
+    ],
+)
+def test_ref_to_a_root_narrowed_to_object_keeps_the_root_as_written(
+    schema: dict[str, Any],
+) -> None:
+    # Tool arguments are an object, so the root is narrowed to "object"; a value nested through
+    # "$ref": "#" is not an argument list and keeps every type the root was written with.
+    nested = [{"a": 1}, {"a": [1, {"b": None}]}, {"a": {"b": {"c": [[[]]]}}}, {"a": 1.5}]
+    agree(schema, [{}, *nested], [])
+    conv = json_schema_to_model(copy.deepcopy(schema), name="t")
+    with pytest.raises(ArgsValidationError):
+        conv.validate(["not", "an", "object"])  # type: ignore[arg-type]
+    assert conv.effective_schema["type"] == "object"
+    kept = "root_2" if "root" in schema.get("$defs", {}) else "root"
+    assert conv.effective_schema["$defs"][kept]["anyOf"] == conv.effective_schema["anyOf"]
+    assert conv.effective_schema["$defs"][kept].get("type") == schema.get("type")
+    assert any(e.pointer == "" and f"/$defs/{kept}" in e.reason for e in conv.report)
