@@ -147,7 +147,9 @@ class ConversionCore:
                     except Exception:  # reported (and warned about) by the first normalization
                         pristine = Normalized(self.effective_schema, [], has_refs=True)
                     self._check = compile_schema(
-                        pristine.schema, integer_by_type=pristine.integer_by_type
+                        pristine.schema,
+                        integer_by_type=pristine.integer_by_type,
+                        formats=pristine.formats,
                     )
         return self._check
 

@@ -26,6 +26,7 @@ from urllib.parse import urldefrag, urljoin
 
 from langchain_toolrouter.schema.ecma_regex import python_regex
 from langchain_toolrouter.schema.errors import SchemaConversionError
+from langchain_toolrouter.schema.formats import asserted_formats
 from langchain_toolrouter.schema.pointers import (
     SCHEMA_LIST_KEYS,
     SCHEMA_MAP_KEYS,
@@ -148,8 +149,7 @@ _HANDLED = (
 # Under draft <= 7 a $ref replaces its siblings, except these (containers and metadata).
 _KEPT_BESIDE_LEGACY_REF = _ANNOTATIONS | {"$ref", "$schema", "$id", "definitions", "$defs"}
 _JS_NAMED_GROUP = re.compile(r"\(\?<(?![=!])")
-_LEGACY_DRAFT = re.compile(r"draft-0[0-7]")
-_DRAFT4 = re.compile(r"draft-0[0-4]")
+_LEGACY_DRAFT = re.compile(r"draft-0([0-7])")
 
 
 def _eff(pointer: str | None, *tokens: str | int) -> str | None:
@@ -325,7 +325,7 @@ _UNICODE_PROPERTIES_NOTE = (
 class Normalized:
     """The effective 2020-12 schema and the report entries the rewrite produced."""
 
-    __slots__ = ("entries", "has_refs", "integer_by_type", "schema")
+    __slots__ = ("entries", "formats", "has_refs", "integer_by_type", "schema")
 
     def __init__(
         self,
@@ -333,6 +333,7 @@ class Normalized:
         entries: list[ReportEntry],
         has_refs: bool,
         integer_by_type: bool = False,
+        formats: frozenset[str] = asserted_formats(None),
     ) -> None:
         self.schema = schema
         self.entries = entries
@@ -340,6 +341,8 @@ class Normalized:
         # Draft-04 (and earlier) semantics: "integer" excludes floats such as 1.0, which
         # 2020-12 cannot say, so the validator is told separately.
         self.integer_by_type = integer_by_type
+        # The "format" values the declared draft defines and calls are checked against.
+        self.formats = formats
 
 
 def normalize(raw: Any) -> Normalized:
@@ -365,6 +368,7 @@ class _Normalizer:
         "entries",
         "failed",
         "fast",
+        "formats",
         "has_clean_refs",
         "has_defs",
         "id_scopes",
@@ -384,11 +388,16 @@ class _Normalizer:
         self.raw = raw
         self.entries: list[ReportEntry] = []
         schema_uri = raw.get("$schema")
+        self.legacy = self.draft4 = False
+        self.formats = asserted_formats(None)
         if isinstance(schema_uri, str):
-            self.legacy = bool(_LEGACY_DRAFT.search(schema_uri))
-            self.draft4 = bool(_DRAFT4.search(schema_uri))
-        else:
-            self.legacy = self.draft4 = False
+            legacy = _LEGACY_DRAFT.search(schema_uri)
+            if legacy is not None:
+                self.legacy = True
+                self.draft4 = legacy.group(1) <= "4"
+                self.formats = asserted_formats(int(legacy.group(1)))
+            elif "2019-09" in schema_uri:
+                self.formats = asserted_formats(201909)
         self.prefix = ""  # added in front of every effective pointer (bare-map root)
         self.has_defs = False
         self.has_clean_refs = False
@@ -430,7 +439,11 @@ class _Normalizer:
                 if self.aliased:
                     self.note_aliases(copied, "")
                 return Normalized(
-                    copied, self.entries, self.has_defs or self.has_clean_refs, self.draft4
+                    copied,
+                    self.entries,
+                    self.has_defs or self.has_clean_refs,
+                    self.draft4,
+                    self.formats,
                 )
             self.failed.add(id(raw))
         self.rewriting()
@@ -454,7 +467,11 @@ class _Normalizer:
             self.fix_root_type(root)
         self.rewrite_refs(root)
         return Normalized(
-            root, self.entries, bool(self.refs) or self.has_defs or self.has_clean_refs, self.draft4
+            root,
+            self.entries,
+            bool(self.refs) or self.has_defs or self.has_clean_refs,
+            self.draft4,
+            self.formats,
         )
 
     def fix_root_type(self, root: dict[str, Any]) -> None:

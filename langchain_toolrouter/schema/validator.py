@@ -12,8 +12,9 @@ Deliberate readings, matching the JSON Schema specification:
 - ``1.0`` is an integer (the spec defines integers by value; under a declared draft-04 it is
   not, as in that draft); booleans are never numbers;
 - ``enum``/``const``/``uniqueItems`` compare by JSON equality (``1 == 1.0``, ``true != 1``);
-- ``format`` is an annotation (the 2020-12 default): formatted strings are accepted and sent as
-  they are, never parsed into Python objects;
+- ``format`` is asserted where its definition is crisp (a date, an email address, IPv4/IPv6, a
+  UUID, a JSON Pointer: see ``formats``) and an annotation otherwise (``date-time``, ``uri``...);
+  either way a string is sent as it is, never parsed into a Python object;
 - ``pattern`` uses Python's ``re.search`` (JSON Schema patterns are not anchored);
 - ``unevaluatedProperties``/``unevaluatedItems`` see what the node and the subschemas applied
   in place that accept the value evaluate (2020-12 annotation collection); only nodes carrying
@@ -28,6 +29,7 @@ from fractions import Fraction
 from typing import Any
 
 from langchain_toolrouter.schema.ecma_regex import python_regex
+from langchain_toolrouter.schema.formats import FORMAT_CHECKS, asserted_formats
 from langchain_toolrouter.schema.pointers import ref_to_pointer, resolve, to_pointer
 from langchain_toolrouter.schema.values import describe, freeze, json_equal
 
@@ -104,6 +106,9 @@ def _summary(schema: Any) -> str:
     if "enum" in schema and isinstance(schema["enum"], list):
         return "one of " + ", ".join(_show(v) for v in schema["enum"][:20])
     types = schema.get("type")
+    fmt = schema.get("format")
+    if type(fmt) is str and fmt in FORMAT_CHECKS and types in (None, "string"):
+        return FORMAT_CHECKS[fmt][1]
     if isinstance(types, str):
         return _type_phrase(types)
     if isinstance(types, list) and types:
@@ -125,15 +130,21 @@ def _show(value: Any) -> str:
 
 
 def compile_schema(
-    schema: Any, *, root: dict[str, Any] | None = None, integer_by_type: bool = False
+    schema: Any,
+    *,
+    root: dict[str, Any] | None = None,
+    integer_by_type: bool = False,
+    formats: frozenset[str] = asserted_formats(None),
 ) -> Check:
     """Compile an effective (normalized) schema into its check.
 
     ``root`` is the document ``$ref`` pointers resolve in (``schema`` itself by default).
     ``integer_by_type``: draft-04 semantics, where ``1.0`` is a number but not an integer.
+    ``formats``: the ``format`` values asserted (the declared draft's, see ``Normalized``).
     """
     document = schema if root is None else root
-    return _Compiler(document, integer_by_type=integer_by_type).compile(schema, "")
+    compiler = _Compiler(document, integer_by_type=integer_by_type, formats=formats)
+    return compiler.compile(schema, "")
 
 
 def _is_type_draft4(value: Any, name: str) -> bool:
@@ -143,9 +154,12 @@ def _is_type_draft4(value: Any, name: str) -> bool:
 
 
 class _Compiler:
-    def __init__(self, root: dict[str, Any], *, integer_by_type: bool = False) -> None:
+    def __init__(
+        self, root: dict[str, Any], *, integer_by_type: bool, formats: frozenset[str]
+    ) -> None:
         self.root = root
         self.is_type = _is_type_draft4 if integer_by_type else _is_type
+        self.formats = formats
         self.by_pointer: dict[str, list[Check]] = {}
         # $ref target pointer -> its collector (see ``collector``), per instance kind.
         self.collectors: dict[tuple[str, bool], list[Collect]] = {}
@@ -308,7 +322,9 @@ class _Compiler:
         max_len = schema.get("maxLength")
         pattern_text = schema.get("pattern")
         pattern = python_regex(pattern_text) if isinstance(pattern_text, str) else None
-        if min_len is None and max_len is None and pattern is None:
+        fmt = schema.get("format")
+        format_check = FORMAT_CHECKS.get(fmt) if type(fmt) is str and fmt in self.formats else None
+        if min_len is None and max_len is None and pattern is None and format_check is None:
             return []
 
         def check(value: Any, path: Path, errors: Errors) -> bool:
@@ -345,6 +361,11 @@ class _Compiler:
                         f"a string matching {pattern_text!r}",
                     )
                 )
+                ok = False
+            if format_check is not None and not format_check[0](value):
+                if errors is None:
+                    return False
+                errors.append(Issue(path, f"got {describe(value)}", format_check[1]))
                 ok = False
             return ok
 

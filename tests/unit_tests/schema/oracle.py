@@ -20,6 +20,7 @@ from hypothesis_jsonschema import from_schema
 from hypothesis_jsonschema._from_schema import STRING_FORMATS
 
 from langchain_toolrouter.schema import ArgsValidationError, Conversion, json_schema_to_model
+from langchain_toolrouter.schema.formats import FORMAT_CHECKS
 
 # tests/unit_tests/schema/<file> -> parents[3] is the repository root; "shared" sits beside it.
 CORPUS_DIR = Path(__file__).resolve().parents[3] / ".." / "shared" / "schemas"
@@ -54,8 +55,7 @@ def load_corpus() -> list[CorpusSchema]:
 def published_accepts(schema: dict[str, Any], value: Any) -> bool:
     """jsonschema's verdict on ``value`` under ``schema`` as published (its declared draft,
     2020-12 when none is declared)."""
-    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-    return bool(cls(schema).is_valid(value))
+    return bool(oracle(schema).is_valid(value))
 
 
 def converter_accepts(schema: dict[str, Any], value: Any, **options: Any) -> bool:
@@ -101,10 +101,24 @@ def oracle_schema(original: dict[str, Any], conversion: Conversion) -> dict[str,
     return original if standard else conversion.effective_schema
 
 
-def oracle(schema: dict[str, Any]) -> Any:
-    """A jsonschema validator for ``schema`` (dialect from ``$schema``, 2020-12 by default)."""
+def oracle(schema: dict[str, Any], *, draft_of: dict[str, Any] | None = None) -> Any:
+    """A jsonschema validator for ``schema`` (dialect from ``$schema``, 2020-12 by default).
+
+    It asserts the formats the converter asserts (``FORMAT_CHECKS``), as jsonschema's checker
+    for the dialect of ``draft_of`` (default ``schema``) defines them: an effective schema is
+    judged with the formats of the draft its source declared.
+    """
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-    return cls(schema)
+    dialect = jsonschema.validators.validator_for(
+        schema if draft_of is None else draft_of, default=jsonschema.Draft202012Validator
+    )
+    checker = jsonschema.FormatChecker(formats=())
+    checker.checkers = {
+        name: check
+        for name, check in dialect.FORMAT_CHECKER.checkers.items()
+        if name in FORMAT_CHECKS
+    }
+    return cls(schema, format_checker=checker)
 
 
 def _formats(schema: Any) -> Iterator[str]:

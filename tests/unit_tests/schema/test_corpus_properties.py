@@ -96,7 +96,7 @@ def test_corpus_schema_is_exact_and_strict(item: CorpusSchema) -> None:
     instances are accepted exactly when jsonschema accepts them."""
     conversion = convert(item)
     judge_schema = oracle_schema(item.schema, conversion)
-    judge = oracle(judge_schema)
+    judge = oracle(judge_schema, draft_of=item.schema)
     strategy = _strategy_or_skip(judge_schema)
 
     @settings(_SETTINGS, max_examples=_examples_for(judge_schema))
