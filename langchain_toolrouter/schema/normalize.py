@@ -150,6 +150,7 @@ _HANDLED = (
 _KEPT_BESIDE_LEGACY_REF = _ANNOTATIONS | {"$ref", "$schema", "$id", "definitions", "$defs"}
 _JS_NAMED_GROUP = re.compile(r"\(\?<(?![=!])")
 _LEGACY_DRAFT = re.compile(r"draft-0([0-7])")
+_LATEST_FORMATS = asserted_formats(None)
 
 
 def _eff(pointer: str | None, *tokens: str | int) -> str | None:
@@ -333,7 +334,7 @@ class Normalized:
         entries: list[ReportEntry],
         has_refs: bool,
         integer_by_type: bool = False,
-        formats: frozenset[str] = asserted_formats(None),
+        formats: frozenset[str] = _LATEST_FORMATS,
     ) -> None:
         self.schema = schema
         self.entries = entries
@@ -389,7 +390,7 @@ class _Normalizer:
         self.entries: list[ReportEntry] = []
         schema_uri = raw.get("$schema")
         self.legacy = self.draft4 = False
-        self.formats = asserted_formats(None)
+        self.formats = _LATEST_FORMATS
         if isinstance(schema_uri, str):
             legacy = _LEGACY_DRAFT.search(schema_uri)
             if legacy is not None:
