@@ -60,6 +60,7 @@ class ConversionCore:
 
     __slots__ = (
         "_check",
+        "_check_entries",
         "_has_refs",
         "_key",
         "_llm",
@@ -93,6 +94,7 @@ class ConversionCore:
             else (self.effective_schema, ())
         )
         self._check: Check | None = None
+        self._check_entries: tuple[ReportEntry, ...] = ()  # why calls go unchecked, if they do
         self._placeholders: PlaceholderNulls | None = None
 
     @property
@@ -146,11 +148,26 @@ class ConversionCore:
                         pristine = normalize(self.converted_content())
                     except Exception:  # reported (and warned about) by the first normalization
                         pristine = Normalized(self.effective_schema, [], has_refs=True)
-                    self._check = compile_schema(
-                        pristine.schema,
-                        integer_by_type=pristine.integer_by_type,
-                        formats=pristine.formats,
-                    )
+                    try:
+                        self._check = compile_schema(
+                            pristine.schema,
+                            integer_by_type=pristine.integer_by_type,
+                            formats=pristine.formats,
+                        )
+                    except RecursionError:
+                        # Compiling takes a few frames per level: a schema a few hundred
+                        # levels deep can be read but not compiled. Degrade as normalize does
+                        # for deeper ones, rather than fail every call.
+                        reason = (
+                            "the schema is nested too deeply to compile its validator (more "
+                            "levels than Python's recursion limit allows); the tool accepts any "
+                            "JSON object and calls are not checked"
+                        )
+                        warnings.warn(
+                            f"tool schema degraded: {reason}", RuntimeWarning, stacklevel=4
+                        )
+                        self._check_entries = (ReportEntry("dropped", "", reason),)
+                        self._check = _any_object
         return self._check
 
 
@@ -194,9 +211,15 @@ class Conversion:
 
     @property
     def report(self) -> ConversionReport:
-        """Everything renamed, approximated or dropped, each with a JSON pointer and a reason."""
+        """Everything renamed, approximated or dropped, each with a JSON pointer and a reason.
+
+        A validator that cannot be compiled (a schema a few hundred levels deep) is found at
+        the first call: from then on the report says so too.
+        """
         core = self._core
-        return ConversionReport(core.normalize_entries + core.llm[1] + core.renames)
+        return ConversionReport(
+            core.normalize_entries + core.llm[1] + core.renames + core._check_entries
+        )
 
     @property
     def model(self) -> type[BaseModel]:
@@ -283,6 +306,11 @@ class Conversion:
             return instance.wire_payload()
         dumped = instance.model_dump(mode="json", by_alias=True, exclude_unset=True)
         return self.validate(dumped)
+
+
+def _any_object(value: Any, path: Any, errors: list[Issue] | None) -> bool:
+    """The check of a degraded conversion: any JSON object (``validate`` made sure of that)."""
+    return True
 
 
 def _normalize_isolated(schema: Mapping[str, Any]) -> Normalized:

@@ -7,6 +7,7 @@ so a wrong expectation fails as loudly as a wrong converter.
 from __future__ import annotations
 
 import copy
+import warnings
 from typing import Any
 
 import pytest
@@ -120,6 +121,25 @@ def test_c14_deep_payload_is_rejected_not_a_recursion_error(depth: int) -> None:
     for _ in range(40):
         ok = {"c": ok}
     assert json_schema_to_model(tree, name="t").validate({"t": ok}) == {"t": ok}
+
+
+@pytest.mark.parametrize("depth", [380, 450])
+def test_c14_schema_too_deep_to_compile_degrades_instead_of_raising(depth: int) -> None:
+    # Deep enough that compiling the validator (a few frames per level) exceeds the recursion
+    # limit, though normalizing may not: the first call degrades, as normalizing does deeper.
+    schema: dict[str, Any] = {"type": "string"}
+    for _ in range(depth):
+        schema = {"type": "object", "properties": {"a": schema}}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        conv = json_schema_to_model(schema, name="t")
+        first = conv.validate({"a": 1})
+    assert first == {"a": 1}
+    assert any("tool schema degraded" in str(w.message) for w in caught)
+    dropped = [e for e in conv.report if e.kind == "dropped" and e.pointer == ""]
+    assert dropped, conv.report
+    with pytest.raises(ArgsValidationError):
+        conv.validate([])  # type: ignore[arg-type]  # still an object
 
 
 C5_CASES = {
