@@ -1334,9 +1334,13 @@ class _UriIndex:
             base = self.base_of(here)
             node_id = node.get("$id")
             if here and isinstance(node_id, str):
-                base = urldefrag(urljoin(base, node_id))[0]
-                self.bases[here] = base
-                self.resources.setdefault(base, here)
+                uri, fragment = urldefrag(urljoin(base, node_id))
+                if fragment and not fragment.startswith("/"):
+                    # Draft <= 7 spelling of an anchor ("$id": "#foo", or "other#foo").
+                    self.anchors.setdefault((uri, fragment), here)
+                if uri != base:
+                    base = self.bases[here] = uri
+                    self.resources.setdefault(base, here)
             for key in ("$anchor", "$dynamicAnchor"):
                 name = node.get(key)
                 if isinstance(name, str):

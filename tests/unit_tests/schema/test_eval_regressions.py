@@ -143,6 +143,16 @@ def test_c14_schema_too_deep_to_compile_degrades_instead_of_raising(depth: int) 
 
 
 C5_CASES = {
+    "draft-07 anchor spelled as $id": (
+        {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "type": "object",
+            "properties": {"x": {"$ref": "#foo"}},
+            "definitions": {"a": {"$id": "#foo", "type": "string"}},
+        },
+        [{"x": "s"}],
+        [{"x": 1}],
+    ),
     "anchor": (
         {
             "$defs": {"A": {"$anchor": "aa", "type": "integer"}},
