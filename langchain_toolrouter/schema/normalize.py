@@ -282,6 +282,43 @@ _NOT_PLAIN = frozenset(_KIND) - {"type"} - _STR_KEYWORDS
 _VALUE_LISTS = frozenset(("enum", "examples"))  # a plain leaf may hold them (lists of values)
 _NOT_PLAIN_LEAF = _NOT_PLAIN - _VALUE_LISTS
 
+# Assertion keywords and the draft that introduced them: a schema declaring an older draft
+# ($schema) is read as that draft reads it, which ignores them (201909: 2019-09).
+_KEYWORD_SINCE = {
+    **dict.fromkeys(("const", "contains", "propertyNames"), 6),
+    **dict.fromkeys(("if", "then", "else"), 7),
+    **dict.fromkeys(
+        (
+            "dependentRequired",
+            "dependentSchemas",
+            "unevaluatedProperties",
+            "unevaluatedItems",
+            "minContains",
+            "maxContains",
+            "prefixItems",
+        ),
+        201909,
+    ),
+}
+
+
+class _DraftTables:
+    """What the check-and-copy walk reads differently under a declared draft <= 7."""
+
+    __slots__ = ("fast", "foreign", "kind_of")
+
+    def __init__(self, draft: int) -> None:
+        # Keywords the draft does not have: always sent down the rewriting path, which drops them.
+        self.foreign = frozenset(k for k, since in _KEYWORD_SINCE.items() if since > draft)
+        self.kind_of = {**_KIND, **dict.fromkeys(self.foreign, _K_DIRTY)}.get
+        # A plain leaf (``child``) is never looked at key by key: only keywords outside that
+        # shape reach ``kind_of``. "const" (draft <= 5) is not one, so those drafts skip the walk.
+        self.fast = self.foreign <= _NOT_PLAIN_LEAF
+
+
+_DRAFT_TABLES = {draft: _DraftTables(draft) for draft in range(8)}
+_NO_KEYWORDS: frozenset[str] = frozenset()
+
 
 def _copied(value: Any) -> Any:
     """A deep copy of a value kept from the source schema (shared when it is immutable)."""
@@ -369,10 +406,12 @@ class _Normalizer:
         "entries",
         "failed",
         "fast",
+        "foreign",
         "formats",
         "has_clean_refs",
         "has_defs",
         "id_scopes",
+        "kind_of",
         "legacy",
         "moved",
         "nested_ids",
@@ -391,18 +430,25 @@ class _Normalizer:
         schema_uri = raw.get("$schema")
         self.legacy = self.draft4 = False
         self.formats = _LATEST_FORMATS
+        self.foreign = _NO_KEYWORDS
+        self.kind_of = _KIND_OF
+        self.fast = _FAST_PATH
         if isinstance(schema_uri, str):
             legacy = _LEGACY_DRAFT.search(schema_uri)
             if legacy is not None:
+                draft = int(legacy.group(1))
                 self.legacy = True
-                self.draft4 = legacy.group(1) <= "4"
-                self.formats = asserted_formats(int(legacy.group(1)))
+                self.draft4 = draft <= 4
+                self.formats = asserted_formats(draft)
+                tables = _DRAFT_TABLES[draft]
+                self.foreign = tables.foreign
+                self.kind_of = tables.kind_of
+                self.fast = self.fast and tables.fast
             elif "2019-09" in schema_uri:
                 self.formats = asserted_formats(201909)
         self.prefix = ""  # added in front of every effective pointer (bare-map root)
         self.has_defs = False
         self.has_clean_refs = False
-        self.fast = _FAST_PATH
         # id of a source subschema -> its fresh copy, for subtrees found standard while
         # checking a parent that then needed a rewrite (the source is alive, so ids are stable)
         self.copies: dict[int, dict[str, Any]] = {}
@@ -466,6 +512,8 @@ class _Normalizer:
             node = self.node(raw, "", None)  # a new dict (never the caller's), or a boolean
             root = node if isinstance(node, dict) else {}
             self.fix_root_type(root)
+        if self.has_clean_refs:
+            self.repoint_clean_refs(root)
         self.rewrite_refs(root)
         return Normalized(
             root,
@@ -555,8 +603,16 @@ class _Normalizer:
             )
         scoped = "$id" in s and bool(src)
         self.id_scopes += scoped
+        foreign = self.foreign
         for key, value in s.items():
-            if key not in _HANDLED:
+            if foreign and key in foreign:
+                self.note(
+                    "dropped",
+                    join(src, key),
+                    f'"{key}" is not a keyword of the draft the schema declares; ignored, as '
+                    "that draft does",
+                )
+            elif key not in _HANDLED:
                 out[key] = _copied(value)  # annotations and vendor keywords: kept as they are
             elif key == "type" and value in _STANDARD_TYPES:
                 out[key] = value
@@ -591,8 +647,9 @@ class _Normalizer:
         types: Any = None
         required: set[str] | None = None
         nested = False  # holds a subschema: worth remembering for the rewriting path
+        kind_of = self.kind_of
         for key, value in s.items():
-            kind = _KIND_OF(key, 0)
+            kind = kind_of(key, 0)
             if kind == 1:  # _K_TYPE
                 types = value
                 if type(value) is str:
@@ -1299,6 +1356,43 @@ class _Normalizer:
             f"$refs to the root point to a copy of it at {join('/$defs', name)} that keeps the "
             "root's type as written: only the arguments themselves must be an object",
         )
+
+    def repoint_clean_refs(self, root: dict[str, Any]) -> None:
+        """Point each ``$ref`` the check-and-copy walk kept as written, but whose target the
+        rewrite then moved or dropped (a schema under ``dependencies``, ``properties`` beside a
+        legacy ``$ref``...), to a copy of that target, read the same way, in ``$defs``."""
+        rewritten = {id(node) for node, _ in self.refs}  # rewrite_refs resolves those
+        copies: dict[str, str] = {}  # source pointer -> where its copy is
+        pending = [root]
+        while pending:
+            for node, _ in iter_subschemas(pending.pop(), ""):
+                ref = node.get("$ref")
+                if type(ref) is not str or id(node) in rewritten:
+                    continue
+                pointer = ref_to_pointer(ref)
+                if pointer is None:
+                    continue
+                where = copies.get(pointer)
+                if where is None:
+                    try:
+                        target = resolve(root, pointer)
+                    except KeyError:
+                        target = None
+                    if type(target) is dict or type(target) is bool:
+                        continue  # still there
+                    source = resolve(self.raw, pointer)  # clean: it resolves in the source
+                    defs = root.get("$defs")
+                    if type(defs) is not dict:
+                        defs = root["$defs"] = {}
+                    name = _free_name(defs, "ref_target")
+                    where = copies[pointer] = join("/$defs", name)
+                    shared = self.copies.get(id(source))
+                    kept = self.node(source, pointer, where)
+                    if kept is shared:  # already placed where the source had it
+                        kept = copy.deepcopy(kept)
+                    defs[name] = kept
+                    pending.append(kept)
+                node["$ref"] = "#" + where
 
     def id_scopes_in(self, src: str) -> bool:
         """Whether the node at ``src`` sits inside (or is) a non-root ``$id`` resource."""

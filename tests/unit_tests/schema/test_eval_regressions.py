@@ -504,3 +504,112 @@ def test_ref_to_a_root_narrowed_to_object_keeps_the_root_as_written(
     assert conv.effective_schema["$defs"][kept]["anyOf"] == conv.effective_schema["anyOf"]
     assert conv.effective_schema["$defs"][kept].get("type") == schema.get("type")
     assert any(e.pointer == "" and f"/$defs/{kept}" in e.reason for e in conv.report)
+
+
+_D4 = "http://json-schema.org/draft-04/schema#"
+_D6 = "http://json-schema.org/draft-06/schema#"
+_D7 = "http://json-schema.org/draft-07/schema#"
+
+# Keywords a later draft added, in a schema that declares an older one: ignored, as it does.
+LATER_KEYWORDS = {
+    "dependentRequired": ({"dependentRequired": {"a": ["b"]}}, [{"a": 1}], []),
+    "dependentSchemas": ({"dependentSchemas": {"a": False}}, [{"a": 1}], []),
+    "unevaluatedProperties": ({"unevaluatedProperties": False}, [{"a": 1}], []),
+    "prefixItems beside items": (
+        {"properties": {"x": {"prefixItems": [{"type": "integer"}], "items": {"type": "string"}}}},
+        [{"x": ["s"]}],
+        [{"x": [1]}],
+    ),
+    "minContains 0": (
+        {"properties": {"x": {"contains": {"type": "string"}, "minContains": 0}}},
+        [{"x": ["s", 1]}],
+        [{"x": [1]}],
+    ),
+    "maxContains": (
+        {"properties": {"x": {"contains": {"type": "string"}, "maxContains": 1}}},
+        [{"x": ["a", "b"]}],
+        [{"x": [1]}],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(LATER_KEYWORDS), ids=list(LATER_KEYWORDS))
+def test_keywords_of_a_later_draft_are_ignored_under_draft_07(case: str) -> None:
+    extra, accepted, rejected = LATER_KEYWORDS[case]
+    schema = {"$schema": _D7, "type": "object", **extra}
+    agree(schema, accepted, rejected)
+    conv = json_schema_to_model(copy.deepcopy(schema), name="t")
+    assert any(e.kind == "dropped" and "declares" in e.reason for e in conv.report)
+
+
+@pytest.mark.parametrize(
+    ("draft", "extra", "accepted"),
+    [
+        (_D4, {"properties": {"x": {"const": 1}}}, {"x": 2}),
+        (_D4, {"propertyNames": {"maxLength": 1}}, {"abc": 1}),
+        (_D6, {"if": {"required": ["a"]}, "then": False}, {"a": 1}),
+    ],
+)
+def test_keywords_of_a_later_draft_are_ignored_under_older_drafts(
+    draft: str, extra: dict[str, Any], accepted: dict[str, Any]
+) -> None:
+    agree({"$schema": draft, "type": "object", **extra}, [accepted], [])
+
+
+# A $ref kept as written whose target the rewrite moved or dropped: it reads the target as the
+# source has it (before, the dangling $ref accepted anything).
+MOVED_TARGETS = {
+    "under dependencies": (
+        {
+            "dependencies": {"a": {"properties": {"b": {"type": "string"}}}},
+            "properties": {"y": {"$ref": "#/dependencies/a/properties/b"}},
+        },
+        None,
+    ),
+    "under dependencies, draft-07": (
+        {
+            "dependencies": {"a": {"properties": {"b": {"type": "string"}}}},
+            "properties": {"y": {"$ref": "#/dependencies/a/properties/b"}},
+        },
+        _D7,
+    ),
+    "draft-07 additionalItems": (
+        {
+            "properties": {
+                "x": {"items": [{"type": "integer"}], "additionalItems": {"type": "string"}},
+                "y": {"$ref": "#/properties/x/additionalItems"},
+            }
+        },
+        _D7,
+    ),
+    "properties of a string": (
+        {
+            "properties": {
+                "s": {"type": "string", "properties": {"a": {"type": "string"}}},
+                "y": {"$ref": "#/properties/s/properties/a"},
+            }
+        },
+        None,
+    ),
+    "beside a draft-07 $ref": (
+        {
+            "definitions": {"a": {"type": "integer"}},
+            "properties": {
+                "x": {"$ref": "#/definitions/a", "properties": {"q": {"type": "string"}}},
+                "y": {"$ref": "#/properties/x/properties/q"},
+            },
+        },
+        _D7,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(MOVED_TARGETS), ids=list(MOVED_TARGETS))
+def test_ref_to_a_moved_or_dropped_target_reads_the_source_target(case: str) -> None:
+    extra, draft = MOVED_TARGETS[case]
+    schema: dict[str, Any] = {"type": "object", **extra}
+    if draft is not None:
+        schema["$schema"] = draft
+    agree(schema, [{"y": "s"}], [{"y": 1}])
+    conv = json_schema_to_model(copy.deepcopy(schema), name="t")
+    assert conv.llm_schema["properties"]["y"] == {"type": "string"}
