@@ -978,6 +978,13 @@ class _Normalizer:
         elif key == "required":
             self.required_keyword(out, value, here)
         elif key == "dependencies" and isinstance(value, Mapping):
+            if not self.legacy:
+                self.note(
+                    "approximated",
+                    here,
+                    '"dependencies" (draft-07) read as dependentRequired/dependentSchemas, as its '
+                    "author meant: draft 2019-09 and later no longer define it",
+                )
             for name, dep in value.items():
                 if isinstance(dep, list):
                     out.setdefault("dependentRequired", {})[name] = _copied(dep)

@@ -613,3 +613,14 @@ def test_ref_to_a_moved_or_dropped_target_reads_the_source_target(case: str) -> 
     agree(schema, [{"y": "s"}], [{"y": 1}])
     conv = json_schema_to_model(copy.deepcopy(schema), name="t")
     assert conv.llm_schema["properties"]["y"] == {"type": "string"}
+
+
+def test_draft_07_dependencies_without_a_declared_draft_are_read_and_reported() -> None:
+    # 2020-12 no longer defines "dependencies"; a schema that uses it meant draft-07.
+    schema = {"type": "object", "dependencies": {"a": ["b"]}}
+    conv = json_schema_to_model(schema, name="t")
+    with pytest.raises(ArgsValidationError):
+        conv.validate({"a": 1})
+    assert [e.pointer for e in conv.report if e.kind == "approximated"] == ["/dependencies"]
+    declared = json_schema_to_model({**schema, "$schema": _D7}, name="t")
+    assert not list(declared.report)
