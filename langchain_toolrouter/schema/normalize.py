@@ -9,7 +9,8 @@ schema, the pydantic model) reads only the *effective* schema produced here, so 
 on one meaning, and tests can use the effective schema as the oracle's input.
 
 Standard schemas pass through unchanged in meaning (``$schema`` removed, since the result is
-always 2020-12). Subtrees that need no rewrite are checked and copied in one walk, which is
+always 2020-12); one that declares an older draft is read as that draft reads it (the keywords
+a later draft added are dropped and reported). Subtrees that need no rewrite are checked and copied in one walk, which is
 most of what keeps a first build cheap; the result shares no dict or list with the source (so
 editing the source later changes nothing here), and the source is never modified. ``$ref`` pointers are rewritten when the structure moves (a
 bare-map root, draft-07 tuple ``items``).
