@@ -22,15 +22,19 @@ __all__ = ["field_names"]
 # Names a property must not take as its Python attribute, beyond keywords and ``model_*``: a
 # model class's attributes, its metaclass's included (``mro``, ``register``: pydantic warns that
 # a field would shadow them).
-_RESERVED = frozenset(dir(BaseModel)) | frozenset(dir(type(BaseModel))) | {
-    "config",  # LangChain run arguments: BaseTool.run/invoke intercept these
-    "callbacks",
-    "run_manager",
-    "tool_call_id",
-    "self",
-    "cls",
-    "wire_payload",  # ArgsModel's own method
-}
+_RESERVED = (
+    frozenset(dir(BaseModel))
+    | frozenset(dir(type(BaseModel)))
+    | {
+        "config",  # LangChain run arguments: BaseTool.run/invoke intercept these
+        "callbacks",
+        "run_manager",
+        "tool_call_id",
+        "self",
+        "cls",
+        "wire_payload",  # ArgsModel's own method
+    }
+)
 _NOT_IDENT = re.compile(r"\W")
 
 
