@@ -176,6 +176,14 @@ class _Adapter:
                     self.conflict(key, pointer)
             elif out[key] != value and key not in ("description", "title"):
                 self.conflict(key, pointer)
+        if isinstance(out.get("enum"), list) and "type" in out:
+            types = out["type"] if isinstance(out["type"], list) else [out["type"]]
+            fitting = [v for v in out["enum"] if any(_is_json_type(v, t) for t in types)]
+            if len(fitting) != len(out["enum"]):
+                if fitting:
+                    out["enum"] = fitting
+                else:
+                    self.conflict("enum", pointer)
         return out
 
     def conflict(self, key: str, pointer: str) -> None:
@@ -210,7 +218,17 @@ class _OpenAI(_Adapter):
         if not isinstance(schema, dict):
             schema = {}
         out = self.children(schema, pointer)
-        if not out.keys() & _TYPED and "properties" not in out:
+        if "$ref" in out and len(out) > 1:
+            out = self.lone_ref(out, pointer)
+        if not out.keys() & _TYPED and "properties" in out:
+            out["type"] = "object"
+            self.note(
+                "approximated",
+                join(pointer, "type"),
+                "properties without a type shown as an object (strict mode needs a type); a "
+                "value of another type is still accepted when sent",
+            )
+        elif not out.keys() & _TYPED:
             out["anyOf"] = [dict(t) for t in _ANY_JSON]
             self.note(
                 "approximated",
@@ -234,6 +252,20 @@ class _OpenAI(_Adapter):
         if is_object:
             self.close_object(out, pointer)
         return out
+
+    def lone_ref(self, out: dict[str, Any], pointer: str) -> dict[str, Any]:
+        """A (recursive) ``$ref`` with nothing beside it, which strict mode requires: its
+        annotations kept around it in a one-branch ``anyOf``, other keywords dropped."""
+        siblings = [k for k in out if k != "$ref" and k not in _ANNOTATIONS]
+        if siblings:
+            self.note(
+                "dropped",
+                pointer,
+                f"keywords {siblings} beside $ref are not supported; removed (calls are still "
+                "checked against them)",
+            )
+        kept = {k: v for k, v in out.items() if k in _ANNOTATIONS}
+        return {"anyOf": [{"$ref": out["$ref"]}], **kept}
 
     def close_object(self, out: dict[str, Any], pointer: str) -> None:
         props: dict[str, Any] = out.setdefault("properties", {})
@@ -318,9 +350,29 @@ def _flatten_root_alternatives(schema: dict[str, Any], adapter: _Adapter) -> dic
     return out
 
 
+def _is_json_type(value: Any, name: Any) -> bool:
+    kinds: dict[Any, Any] = {
+        "string": str,
+        "object": dict,
+        "array": list,
+        "boolean": bool,
+        "null": type(None),
+    }
+    if name in ("number", "integer"):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return False
+        return name == "number" or float(value).is_integer()
+    kind = kinds.get(name)
+    return kind is not None and isinstance(value, kind)
+
+
 def _nullable(schema: Any) -> Any:
     if not isinstance(schema, dict) or schema.keys() <= _ANNOTATIONS:
         return schema  # already accepts null
+    if "$ref" in schema or ("anyOf" in schema and schema.keys() - _ANNOTATIONS != {"anyOf"}):
+        # A null must pass the reference (or the alternatives and what is beside them) too:
+        # an alternative of its own.
+        return {"anyOf": [schema, {"type": "null"}]}
     if "type" in schema and "const" not in schema:
         types = schema["type"]
         listed = [types] if isinstance(types, str) else list(types)

@@ -10,6 +10,7 @@ import copy
 import warnings
 from typing import Any
 
+import jsonschema  # type: ignore[import-untyped]  # no stubs in the environment
 import pytest
 
 from langchain_toolrouter.schema import (
@@ -17,6 +18,7 @@ from langchain_toolrouter.schema import (
     ConversionOptions,
     json_schema_to_model,
 )
+from langchain_toolrouter.schema.pointers import iter_subschemas
 
 from .oracle import agree, converter_accepts, published_accepts
 
@@ -624,3 +626,54 @@ def test_draft_07_dependencies_without_a_declared_draft_are_read_and_reported() 
     assert [e.pointer for e in conv.report if e.kind == "approximated"] == ["/dependencies"]
     declared = json_schema_to_model({**schema, "$schema": _D7}, name="t")
     assert not list(declared.report)
+
+
+def test_openai_strict_optional_with_alternatives_accepts_the_null_placeholder() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "p": {
+                "type": "string",
+                "anyOf": [{"type": "string", "maxLength": 3}, {"type": "string", "pattern": "^a"}],
+            },
+            "r": {"$ref": "#/$defs/s", "type": "string"},
+        },
+        "$defs": {"s": {"type": "string"}},
+    }
+    props = _strict_props(schema)
+    for name in ("p", "r"):
+        shown = jsonschema.Draft202012Validator({**props[name], "$defs": {}})
+        assert shown.is_valid(None), props[name]  # the model can say "not given"
+    conv = json_schema_to_model(schema, name="t", **_OPENAI)
+    assert conv.validate({"p": None, "r": None}) == {}
+    assert conv.validate({"p": "abc", "r": "x"}) == {"p": "abc", "r": "x"}
+
+
+def test_openai_strict_properties_without_a_type_are_shown_as_an_object() -> None:
+    props = _strict_props(
+        {"type": "object", "properties": {"o": {"properties": {"a": {"type": "string"}}}}}
+    )
+    assert props["o"]["type"] == ["object", "null"]  # optional: null means "not given"
+    assert props["o"]["additionalProperties"] is False
+
+
+def test_openai_strict_recursive_ref_has_nothing_beside_it() -> None:
+    node = {"type": "object", "properties": {"n": {"$ref": "#/$defs/N", "description": "child"}}}
+    schema = {**node, "required": ["n"], "$defs": {"N": node}}
+    llm = json_schema_to_model(schema, name="t", **_OPENAI).llm_schema
+    for sub, _ in iter_subschemas(llm, ""):
+        if "$ref" in sub:
+            assert sub.keys() == {"$ref"}
+    inner = llm["$defs"]["N"]["properties"]["n"]
+    assert inner["description"] == "child"
+
+
+def test_openai_strict_allof_merge_keeps_only_enum_values_of_the_merged_type() -> None:
+    props = _strict_props(
+        {
+            "type": "object",
+            "properties": {"c": {"allOf": [{"type": "string"}, {"enum": ["x", 1]}]}},
+            "required": ["c"],
+        }
+    )
+    assert props["c"] == {"type": "string", "enum": ["x"]}

@@ -50,8 +50,11 @@ def test_llm_schema_is_valid_json_schema(item: CorpusSchema, variant: str) -> No
     if variant == "openai":
         for node in _walk(llm):
             if node.get("type") == "object" or "properties" in node:
+                assert node["type"] == "object" or "object" in node["type"]
                 assert node["additionalProperties"] is False
                 assert sorted(node["required"]) == sorted(node["properties"])
+            if "$ref" in node:
+                assert node.keys() == {"$ref"}  # strict mode allows nothing beside a $ref
     if variant == "gemini":
         for node in _walk(llm):
             assert (
