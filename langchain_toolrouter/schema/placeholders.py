@@ -22,7 +22,11 @@ the node and the branches they picked accept, the one with the fewest removals w
 one on a tie: a null the picked branch accepts is kept where it can be); when none is accepted,
 every null some schema shown for its name rejects is removed, so the errors reported are about
 the call as the model meant it. Arrays follow ``items``/``prefixItems`` and the first ``allOf``/``anyOf``/
-``oneOf`` branch whose cleaned value that branch accepts.
+``oneOf`` branch whose cleaned value that branch accepts. The schemas an alternative gives one
+property (its ``allOf`` parts) clean its value together, so a ``null`` one of them requires is
+kept. When no cleaning is accepted, the nulls of optional properties the model was shown are
+removed even where their own schemas accept ``null`` (another part may be closed to the name),
+and that is kept if accepted.
 """
 
 from __future__ import annotations
@@ -92,6 +96,8 @@ class PlaceholderNulls:
         self._checks: dict[int, tuple[Any, Check]] = {}
         self._views: dict[int, tuple[Any, _View]] = {}
         self._busy: set[int] = set()  # nodes whose alternatives are being built (ref cycles)
+        # several schemas applying to one place (allOf parts) -> one schema for all of them
+        self._together: dict[tuple[int, ...], tuple[tuple[Any, ...], dict[str, Any]]] = {}
 
     def check_for(self, schema: Any) -> Check:
         hit = self._checks.get(id(schema))
@@ -189,6 +195,17 @@ class PlaceholderNulls:
                 parts.append([a.picked(b) for b in branches for a in self.alternatives(b)])
         return parts
 
+    def together(self, schemas: tuple[Any, ...]) -> Any:
+        """One schema for several that apply to the same place (``allOf`` of them), so that a
+        value is cleaned against all at once: a null one of them requires is kept."""
+        if len(schemas) == 1:
+            return schemas[0]
+        key = tuple(map(id, schemas))
+        hit = self._together.get(key)
+        if hit is None:
+            hit = self._together[key] = (schemas, {"allOf": list(schemas)})
+        return hit[1]
+
     def clean_object(
         self, value: dict[str, Any], schema: Any, context: tuple[Any, ...] = ()
     ) -> dict[str, Any]:
@@ -200,24 +217,33 @@ class PlaceholderNulls:
                 if other is not schema:
                     _add_shown(shown, self.view(other).shown)
         if len(view.alternatives) == 1:
-            return self.clean_for(value, view.alternatives[0], shown)[0]
+            alt = view.alternatives[0]
+            cleaned = self.clean_for(value, alt, shown)[0]
+            if not self.accepts(schema, cleaned):
+                # A null its own schema accepts may still break another part (an allOf part
+                # closed to the name): the model meant "not given" there too.
+                without_nulls = self.clean_for(value, alt, shown, eager=True)[0]
+                if without_nulls is not cleaned and self.accepts(schema, without_nulls):
+                    return without_nulls
+            return cleaned
         best: dict[str, Any] | None = None
         fewest = len(value) + 1
-        for alt in view.alternatives:
-            cleaned, removed, foreign = self.clean_for(value, alt, shown)
-            tries = (cleaned, self.clean_for(value, alt, shown, foreign=False)[0])
-            for attempt in tries[: 1 + foreign]:
-                if (
-                    removed < fewest
-                    and self.accepts(schema, attempt)
-                    and all(self.accepts(b, attempt) for b in alt.branches)
-                ):
-                    best, fewest = attempt, removed
+        for eager in (False, True):
+            for alt in view.alternatives:
+                cleaned, removed, foreign = self.clean_for(value, alt, shown, eager=eager)
+                tries = (cleaned, self.clean_for(value, alt, shown, foreign=False, eager=eager)[0])
+                for attempt in tries[: 1 + foreign]:
+                    if (
+                        removed < fewest
+                        and self.accepts(schema, attempt)
+                        and all(self.accepts(b, attempt) for b in alt.branches)
+                    ):
+                        best, fewest = attempt, removed
+                        break
+                if best is not None and not fewest:
                     break
-            if best is not None and not fewest:
-                break
-        if best is not None:
-            return best
+            if best is not None:
+                return best
         return self.clean_for(value, None, shown)[0]
 
     def clean_for(
@@ -227,6 +253,7 @@ class PlaceholderNulls:
         shown: dict[str, tuple[Any, ...]],
         *,
         foreign: bool = True,
+        eager: bool = False,
     ) -> tuple[dict[str, Any], int, bool]:
         """``value`` cleaned under one alternative, how many nulls were removed here, and
         whether a value of a property the alternative does not define was cleaned (only with
@@ -234,7 +261,8 @@ class PlaceholderNulls:
 
         ``alt`` None: under none in particular (no alternative is accepted however cleaned):
         every null is removed that some schema shown for its name rejects, so the errors
-        are about the call as the model meant it.
+        are about the call as the model meant it. ``eager``: a null for an optional property
+        the model was shown is removed even where its schemas accept ``null``.
         """
         out: dict[str, Any] = {}
         removed = 0
@@ -246,7 +274,7 @@ class PlaceholderNulls:
                     drop = bool(schemas) and not all(self.accepts(s, None) for s in schemas)
                 elif key in shown and key not in alt.required:
                     schemas = alt.schemas_for(key)
-                    drop = not schemas or not all(self.accepts(s, None) for s in schemas)
+                    drop = eager or not schemas or not all(self.accepts(s, None) for s in schemas)
                 else:
                     drop = False
                 if drop:
@@ -258,8 +286,8 @@ class PlaceholderNulls:
                 cleaned = item
                 schemas = alt.schemas_for(key) if alt is not None else ()
                 seen = shown.get(key, ())
-                for sub in schemas:
-                    cleaned = self.clean(cleaned, sub, seen)
+                if schemas:
+                    cleaned = self.clean(cleaned, self.together(schemas), seen)
                 if not schemas and seen and foreign:
                     # Not this alternative's property, but the model was shown one for it
                     # (another branch's): its placeholders follow the first that fits, or the

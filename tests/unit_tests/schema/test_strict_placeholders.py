@@ -334,3 +334,37 @@ def test_nested_alternatives_under_a_property() -> None:
     sent = conversion.validate({"p": {"kind": "b", "a": None, "b": 2}})
     assert sent == {"p": {"kind": "b", "b": 2}}
     assert_openai_strict_rules(conversion.llm_schema)
+
+
+def test_a_null_another_allof_part_requires_is_kept() -> None:
+    # "a" has two schemas (its own and an allOf part's): cleaned against both at once, the
+    # null the second requires stays, while the root's "b" placeholder goes.
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "object"}, "b": {"type": "string"}},
+        "allOf": [
+            {"properties": {"a": {"properties": {"x": {"type": "null"}}, "required": ["x"]}}}
+        ],
+    }
+    conversion = json_schema_to_model(schema, name="t", options=_OPENAI)
+    call = {"a": {"x": None}, "b": None}
+    assert jsonschema.Draft202012Validator(conversion.llm_schema).is_valid(call)
+    assert conversion.validate(call) == {"a": {"x": None}}
+
+
+@pytest.mark.parametrize("shown", [{}, {"type": ["string", "null"]}])
+def test_a_null_another_allof_part_forbids_is_removed(shown: dict[str, Any]) -> None:
+    # The merged strict schema shows "a" (required, so the model sends null for "not given"),
+    # but one allOf part is closed: only "a" absent is valid, even where "a" accepts null.
+    schema = {
+        "type": "object",
+        "properties": {
+            "o": {"allOf": [{"additionalProperties": False}, {"properties": {"a": shown}}]}
+        },
+    }
+    conversion = json_schema_to_model(schema, name="t", options=_OPENAI)
+    call = {"o": {"a": None}}
+    assert jsonschema.Draft202012Validator(conversion.llm_schema).is_valid(call)
+    assert conversion.validate(call) == {"o": {}}
+    with pytest.raises(ArgsValidationError):
+        conversion.validate({"o": {"a": "x"}})
