@@ -44,7 +44,7 @@ from langchain_toolrouter.schema.placeholders import PlaceholderNulls
 from langchain_toolrouter.schema.pointers import iter_subschemas, join, to_pointer
 from langchain_toolrouter.schema.providers import adapt_for_provider
 from langchain_toolrouter.schema.report import ConversionReport, ReportEntry
-from langchain_toolrouter.schema.validator import Check, Issue, compile_schema
+from langchain_toolrouter.schema.validator import Check, Issue, accept_any, compile_schema
 from langchain_toolrouter.schema.values import NotJSONError, json_copy
 
 __all__ = ["Conversion", "ConversionCore", "clear_cache", "json_schema_to_model"]
@@ -167,7 +167,7 @@ class ConversionCore:
                             f"tool schema degraded: {reason}", RuntimeWarning, stacklevel=4
                         )
                         self._check_entries = (ReportEntry("dropped", "", reason),)
-                        self._check = _any_object
+                        self._check = accept_any  # any object: validate made sure
         return self._check
 
 
@@ -306,11 +306,6 @@ class Conversion:
             return instance.wire_payload()
         dumped = instance.model_dump(mode="json", by_alias=True, exclude_unset=True)
         return self.validate(dumped)
-
-
-def _any_object(value: Any, path: Any, errors: list[Issue] | None) -> bool:
-    """The check of a degraded conversion: any JSON object (``validate`` made sure of that)."""
-    return True
 
 
 def _normalize_isolated(schema: Mapping[str, Any]) -> Normalized:

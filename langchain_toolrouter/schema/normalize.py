@@ -1340,7 +1340,7 @@ class _Normalizer:
                 # Only the arguments themselves must be an object: a value nested through a
                 # $ref to the root takes every type the root was written with.
                 if as_written is None:
-                    as_written = _free_name(root.get("$defs"), "root")
+                    as_written = _free_name(root.get("$defs", {}), "root")
                 target = join("/$defs", as_written)
             node["$ref"] = "#" + target
         if as_written is not None:
@@ -1354,10 +1354,7 @@ class _Normalizer:
             del kept["type"]
         else:
             kept["type"] = copy.deepcopy(self.root_written)
-        defs = root.get("$defs")
-        if type(defs) is not dict:
-            defs = root["$defs"] = {}
-        defs[name] = kept
+        root.setdefault("$defs", {})[name] = kept  # a $defs left here is a dict (keyword())
         self.note(
             "approximated",
             "",
@@ -1389,9 +1386,7 @@ class _Normalizer:
                     if type(target) is dict or type(target) is bool:
                         continue  # still there
                     source = resolve(self.raw, pointer)  # clean: it resolves in the source
-                    defs = root.get("$defs")
-                    if type(defs) is not dict:
-                        defs = root["$defs"] = {}
+                    defs = root.setdefault("$defs", {})
                     name = _free_name(defs, "ref_target")
                     where = copies[pointer] = join("/$defs", name)
                     shared = self.copies.get(id(source))
@@ -1480,9 +1475,9 @@ _NOT_COPIED_WITH_ROOT = frozenset(("$defs", "definitions", "$id", "$anchor", "$d
 _ABSENT = object()  # the root had no "type"
 
 
-def _free_name(defs: Any, wanted: str) -> str:
+def _free_name(defs: dict[str, Any], wanted: str) -> str:
     """``wanted``, or ``wanted`` with the first number suffix no ``defs`` entry has."""
-    if type(defs) is not dict or wanted not in defs:
+    if wanted not in defs:
         return wanted
     number = 2
     while f"{wanted}_{number}" in defs:

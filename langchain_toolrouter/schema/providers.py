@@ -16,6 +16,7 @@ from typing import Any
 from langchain_toolrouter.schema.options import StrictProvider
 from langchain_toolrouter.schema.pointers import join
 from langchain_toolrouter.schema.report import ReportEntry
+from langchain_toolrouter.schema.validator import is_json_type
 
 __all__ = ["adapt_for_provider"]
 
@@ -178,7 +179,7 @@ class _Adapter:
                 self.conflict(key, pointer)
         if isinstance(out.get("enum"), list) and "type" in out:
             types = out["type"] if isinstance(out["type"], list) else [out["type"]]
-            fitting = [v for v in out["enum"] if any(_is_json_type(v, t) for t in types)]
+            fitting = [v for v in out["enum"] if any(is_json_type(v, t) for t in types)]
             if len(fitting) != len(out["enum"]):
                 if fitting:
                     out["enum"] = fitting
@@ -348,22 +349,6 @@ def _flatten_root_alternatives(schema: dict[str, Any], adapter: _Adapter) -> dic
         "needs a plain object root); calls are still checked against the alternatives",
     )
     return out
-
-
-def _is_json_type(value: Any, name: Any) -> bool:
-    kinds: dict[Any, Any] = {
-        "string": str,
-        "object": dict,
-        "array": list,
-        "boolean": bool,
-        "null": type(None),
-    }
-    if name in ("number", "integer"):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return False
-        return name == "number" or float(value).is_integer()
-    kind = kinds.get(name)
-    return kind is not None and isinstance(value, kind)
 
 
 def _nullable(schema: Any) -> Any:

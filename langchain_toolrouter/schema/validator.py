@@ -33,7 +33,7 @@ from langchain_toolrouter.schema.formats import FORMAT_CHECKS, asserted_formats
 from langchain_toolrouter.schema.pointers import ref_to_pointer, resolve, to_pointer
 from langchain_toolrouter.schema.values import describe, freeze, json_equal
 
-__all__ = ["Check", "Issue", "Path", "compile_schema"]
+__all__ = ["Check", "Issue", "Path", "accept_any", "compile_schema", "is_json_type"]
 
 Path = tuple[str | int, ...]
 
@@ -59,7 +59,8 @@ Check = Callable[[Any, Path, Errors], bool]
 Collect = Callable[[Any, set[Any]], bool]
 
 
-def _accept(value: Any, path: Path, errors: Errors) -> bool:
+def accept_any(value: Any, path: Path, errors: Errors) -> bool:
+    """The check of ``true`` (or ``{}``): any value."""
     return True
 
 
@@ -69,7 +70,8 @@ def _reject(value: Any, path: Path, errors: Errors) -> bool:
     return False
 
 
-def _is_type(value: Any, name: str) -> bool:
+def is_json_type(value: Any, name: str) -> bool:
+    """Whether ``value`` is of JSON type ``name`` (``1.0`` is an integer, ``true`` no number)."""
     if name == "string":
         return isinstance(value, str)
     if name == "object":
@@ -150,7 +152,7 @@ def compile_schema(
 def _is_type_draft4(value: Any, name: str) -> bool:
     if name == "integer":
         return isinstance(value, int) and not isinstance(value, bool)
-    return _is_type(value, name)
+    return is_json_type(value, name)
 
 
 class _Compiler:
@@ -158,7 +160,7 @@ class _Compiler:
         self, root: dict[str, Any], *, integer_by_type: bool, formats: frozenset[str]
     ) -> None:
         self.root = root
-        self.is_type = _is_type_draft4 if integer_by_type else _is_type
+        self.is_type = _is_type_draft4 if integer_by_type else is_json_type
         self.formats = formats
         self.by_pointer: dict[str, list[Check]] = {}
         # $ref target pointer -> its collector (see ``collector``), per instance kind.
@@ -166,11 +168,11 @@ class _Compiler:
 
     def compile(self, schema: Any, pointer: str) -> Check:
         if schema is True or schema == {}:
-            return _accept
+            return accept_any
         if schema is False:
             return _reject
         if not isinstance(schema, dict):
-            return _accept
+            return accept_any
         checks: list[Check] = []
         type_check = self.type_check(schema)
         for maker in (
@@ -377,7 +379,7 @@ class _Compiler:
             for i, s in enumerate(schema.get("prefixItems", ()))
         )
         items = self.compile(schema["items"], pointer + "/items") if "items" in schema else None
-        if items is _accept:
+        if items is accept_any:
             items = None
         min_items = schema.get("minItems")
         max_items = schema.get("maxItems")
@@ -493,7 +495,7 @@ class _Compiler:
         if (
             not props
             and not patterns
-            and additional is _accept
+            and additional is accept_any
             and not required
             and names is None
             and min_props is None
@@ -708,7 +710,7 @@ class _Compiler:
                 continue
             collect = self.collector(schema, pointer, objects, own=True)
             rest = self.compile(schema[key], f"{pointer}/{key}")
-            if collect is _collect_all or rest is _accept:
+            if collect is _collect_all or rest is accept_any:
                 continue  # every name (item) is evaluated, or any value is fine
             checks.append(_unevaluated(collect, rest, closed=schema[key] is False, objects=objects))
         return checks
