@@ -33,7 +33,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from langchain_toolrouter.schema.cache import canonical_key, content_of
+from langchain_toolrouter.schema.cache import canonical_key, content_of, snapshot
 from langchain_toolrouter.schema.errors import ArgsValidationError, SchemaConversionError
 from langchain_toolrouter.schema.llm import inline_refs
 from langchain_toolrouter.schema.model import ArgsModel, build_model
@@ -384,15 +384,17 @@ def json_schema_to_model(
     # edited in place is converted again. The first hit compares cache keys and keeps a
     # snapshot; later hits compare with it (``==`` is a C-level walk, ~1 us for most schemas).
     if hit is not None and hit[0] is schema:
-        snapshot = hit[2]
-        if snapshot is not None:
+        copied = hit[2]
+        if copied is not None:
             try:
-                if schema == snapshot:
+                if schema == copied:
                     return hit[1]  # type: ignore[no-any-return]
             except RecursionError:  # too deep to compare here: found by its key below
                 pass
         elif hit[1]._core.still_converts(schema):
-            hit[2] = hit[1]._core.converted_content()
+            # Too deep to copy: every repeat compares keys instead.
+            with contextlib.suppress(RecursionError):
+                hit[2] = snapshot(schema)
             return hit[1]  # type: ignore[no-any-return]
     raw: Any = schema
     if type(raw) is not dict and not isinstance(raw, Mapping):

@@ -126,6 +126,37 @@ def test_identity_cache_notices_an_edit_made_before_the_first_repeat() -> None:
         edited.validate({"q": "ab"})
 
 
+def test_identity_cache_notices_an_edit_inside_a_list_after_the_snapshot() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"mode": {"type": "string", "enum": ["a"], "description": "how"}},
+    }
+    first = json_schema_to_model(schema, name="lists")
+    assert json_schema_to_model(schema, name="lists") is first  # keys compared, snapshot kept
+    schema["properties"]["mode"]["enum"].append("b")
+    edited = json_schema_to_model(schema, name="lists")
+    assert edited is not first
+    assert edited.validate({"mode": "b"}) == {"mode": "b"}
+    schema["properties"]["mode"]["description"] = "why"  # a new string, equal length
+    assert json_schema_to_model(schema, name="lists") is not edited
+
+
+def test_snapshot_copies_every_container_and_shares_only_immutable_scalars() -> None:
+    leaf = {"type": "string", "enum": ["a", 1, 1.5, True, None], "description": "d"}
+    odd = ("t", ["inner"])  # not JSON: deep-copied, never shared
+    schema = {"type": "object", "properties": {"x": leaf}, "examples": [{"x": "a"}], "odd": odd}
+    copied = cache_module.snapshot(schema)
+    assert copied == schema
+    assert copied["properties"]["x"] is not leaf
+    assert copied["properties"]["x"]["enum"] is not leaf["enum"]
+    assert copied["examples"][0] is not schema["examples"][0]
+    assert copied["odd"] == odd
+    assert copied["odd"][1] is not odd[1]
+    assert copied["properties"]["x"]["description"] is leaf["description"]
+    with pytest.raises(RecursionError):
+        cache_module.snapshot(_nested(900))
+
+
 def test_cache_key_depends_on_content_only() -> None:
     """The key is the same whatever objects the schema shares, or other code holds, and it
     tells apart what JSON tells apart (``1``, ``1.0`` and ``true``; key order)."""
