@@ -375,9 +375,23 @@ def json_schema_to_model(
     Raises:
         SchemaConversionError: ``schema`` is not an object schema at all (not a mapping, or a
             ``type`` that excludes objects), or is nested too deeply to read. Nothing else
-            raises: what cannot be honoured is degraded and reported.
+            about the schema raises: what cannot be honoured is degraded and reported.
+        TypeError: ``name`` is not a string, or ``options`` not a ``ConversionOptions``.
     """
-    opts = options if options is not None else DEFAULT_OPTIONS
+    if options is None:
+        opts = DEFAULT_OPTIONS
+    elif isinstance(options, ConversionOptions):
+        opts = options
+    else:
+        raise TypeError(
+            f"options must be a ConversionOptions, got {type(options).__name__}; "
+            'e.g. ConversionOptions(strict_provider="openai")'
+        )
+    if type(name) is not str and not isinstance(name, str):
+        raise TypeError(
+            f"name must be a string (the tool's name, used in errors and as the model's class "
+            f"name), got {type(name).__name__}"
+        )
     ident = (id(schema), opts.cache_key, name)
     hit = _BY_IDENTITY.get(ident)
     # An identity hit counts only while the schema still equals what was converted: a schema

@@ -190,6 +190,21 @@ def test_non_object_schema_is_refused_with_a_pointer(schema: Any, pointer: str) 
     assert "object" in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"name": 5}, "name must be a string"),
+        ({"name": ["a"]}, "name must be a string"),
+        ({"name": "t", "options": {"strict_provider": "openai"}}, "ConversionOptions"),
+    ],
+)
+def test_a_name_or_options_of_the_wrong_type_is_refused_clearly(
+    kwargs: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(TypeError, match=message):
+        json_schema_to_model({"type": "object"}, **kwargs)
+
+
 def test_root_type_list_with_object_is_narrowed() -> None:
     conversion = json_schema_to_model({"type": ["object", "null"], "properties": {}}, name="n")
     assert conversion.llm_schema["type"] == "object"
