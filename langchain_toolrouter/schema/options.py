@@ -37,8 +37,9 @@ class ConversionOptions:
             raise ValueError(
                 f"strict_provider must be None, 'openai' or 'gemini', got {self.strict_provider!r}"
             )
-        if self.recursion_depth is not None and (
-            not isinstance(self.recursion_depth, int) or self.recursion_depth < 0
+        depth = self.recursion_depth
+        if depth is not None and (
+            not isinstance(depth, int) or isinstance(depth, bool) or depth < 0
         ):
             raise ValueError(
                 f"recursion_depth must be None or an integer >= 0, got {self.recursion_depth!r}"

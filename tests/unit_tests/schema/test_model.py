@@ -76,5 +76,6 @@ def test_payload_of_a_model_built_by_hand_is_validated() -> None:
 def test_options_are_checked() -> None:
     with pytest.raises(ValueError, match="strict_provider"):
         ConversionOptions(strict_provider="anthropic")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="recursion_depth"):
-        ConversionOptions(recursion_depth=-1)
+    for depth in (-1, True, "2"):
+        with pytest.raises(ValueError, match="recursion_depth"):
+            ConversionOptions(recursion_depth=depth)  # type: ignore[arg-type]
