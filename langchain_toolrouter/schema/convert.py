@@ -304,6 +304,11 @@ class Conversion:
             and instance._wire_owner == id(instance)  # not a model_copy(update=...) of it
         ):
             return instance.wire_payload()
+        if not isinstance(instance, BaseModel):
+            raise TypeError(
+                f"payload() takes an instance of this conversion's .model, got "
+                f"{type(instance).__name__}; check a dict of arguments with validate()"
+            )
         dumped = instance.model_dump(mode="json", by_alias=True, exclude_unset=True)
         return self.validate(dumped)
 

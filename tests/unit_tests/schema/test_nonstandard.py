@@ -205,6 +205,12 @@ def test_a_name_or_options_of_the_wrong_type_is_refused_clearly(
         json_schema_to_model({"type": "object"}, **kwargs)
 
 
+def test_payload_of_something_that_is_not_a_model_instance_points_to_validate() -> None:
+    conversion = json_schema_to_model({"type": "object"}, name="t")
+    with pytest.raises(TypeError, match=r"validate\(\)"):
+        conversion.payload({"a": 1})  # type: ignore[arg-type]
+
+
 def test_root_type_list_with_object_is_narrowed() -> None:
     conversion = json_schema_to_model({"type": ["object", "null"], "properties": {}}, name="n")
     assert conversion.llm_schema["type"] == "object"
