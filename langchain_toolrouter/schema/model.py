@@ -68,9 +68,21 @@ class ArgsModel(BaseModel):
         fields = type(self).model_fields
         aliases = {f.alias for f in fields.values() if f.alias}
         renamed = {attr: f.alias for attr, f in fields.items() if f.alias and f.alias != attr}
-        super().__init__(
-            **{(renamed[k] if k in renamed and k not in aliases else k): v for k, v in data.items()}
+        built = type(self).model_validate(
+            {(renamed[k] if k in renamed and k not in aliases else k): v for k, v in data.items()}
         )
+        # Validating into ``self`` (pydantic's way) loses the raw view the gate answers with
+        # when a typed field is narrower than the schema: take the state of what it built.
+        for slot in ("__dict__", "__pydantic_fields_set__", "__pydantic_extra__"):
+            object.__setattr__(self, slot, getattr(built, slot))
+        private = dict(built.__pydantic_private__ or {})
+        private["_wire_owner"] = id(self)
+        object.__setattr__(self, "__pydantic_private__", private)
+
+    # Not a "custom" __init__ to pydantic (RootModel does the same): validation never calls it,
+    # so ``model_validate`` returns what the gate built instead of validating into a new
+    # instance through ``__init__``, which dropped the raw view.
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
 
     @model_validator(mode="wrap")
     @classmethod
@@ -83,9 +95,31 @@ class ArgsModel(BaseModel):
         except ValidationError:
             # The JSON Schema accepted the call but a typed field is narrower than the schema
             # (e.g. 1.0 for an integer enum): keep the raw values as the view.
-            instance = cls.model_construct(**payload)
+            instance = cls._raw_view(payload)
         instance._wire_payload = payload
         instance._wire_owner = id(instance)
+        return instance
+
+    @classmethod
+    def _raw_view(cls, payload: dict[str, Any]) -> ArgsModel:
+        """What ``model_construct`` builds from ``payload``, without passing its names as
+        keywords: a property named ``cls`` or ``_fields_set`` would collide with that method's
+        own parameters. Each property sets the field whose alias it is; the rest are extra."""
+        instance = cls.model_construct()  # private attributes and defaults set up
+        field_of = {(info.alias or attr): attr for attr, info in cls.model_fields.items()}
+        values = dict(instance.__dict__)
+        extra: dict[str, Any] = {}
+        given: set[str] = set()
+        for key, value in payload.items():
+            attr = field_of.get(key)
+            if attr is None:
+                extra[key] = value
+            else:
+                values[attr] = value
+                given.add(attr)
+        object.__setattr__(instance, "__dict__", values)
+        object.__setattr__(instance, "__pydantic_fields_set__", given)
+        object.__setattr__(instance, "__pydantic_extra__", extra)
         return instance
 
     @classmethod

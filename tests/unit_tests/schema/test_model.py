@@ -79,3 +79,27 @@ def test_options_are_checked() -> None:
     for depth in (-1, True, "2"):
         with pytest.raises(ValueError, match="recursion_depth"):
             ConversionOptions(recursion_depth=depth)  # type: ignore[arg-type]
+
+
+def test_a_value_the_typed_view_refuses_keeps_its_raw_view_and_is_sent_exactly() -> None:
+    """1e308 is an integer to JSON Schema but not to a pydantic ``int``: the gate accepts it and
+    the instance holds the raw values. Found by a fuzz run: through ``model_validate`` the
+    instance came back empty (pydantic validated into a second one via ``__init__``), and an
+    extra property named ``cls`` broke ``model_construct(**payload)``."""
+    schema = {
+        "type": "object",
+        "properties": {"n": {"type": "integer"}, "from": {"type": "string"}},
+        "additionalProperties": True,
+    }
+    conversion = json_schema_to_model(schema, name="raw")
+    model: Any = conversion.model
+    call = {"n": 1e308, "from": "a", "cls": 1, "_fields_set": [1]}
+    instance = model.model_validate(call)
+    assert (instance.n, instance.from_) == (1e308, "a")
+    assert instance.model_fields_set == {"n", "from_"}
+    assert instance.model_extra == {"cls": 1, "_fields_set": [1]}
+    assert conversion.payload(instance) == call
+    by_keyword = model(n=1e20, from_="b")
+    assert by_keyword.n == 1e20
+    assert conversion.payload(by_keyword) == {"n": 1e20, "from": "b"}
+    assert conversion.payload(model(n=3)) == {"n": 3}
