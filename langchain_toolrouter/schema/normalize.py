@@ -284,7 +284,7 @@ _VALUE_LISTS = frozenset(("enum", "examples"))  # a plain leaf may hold them (li
 _NOT_PLAIN_LEAF = _NOT_PLAIN - _VALUE_LISTS
 
 # Assertion keywords and the draft that introduced them: a schema declaring an older draft
-# ($schema) is read as that draft reads it, which ignores them (201909: 2019-09).
+# ($schema) is read as that draft reads it, which ignores them (201909: 2019-09, 202012: 2020-12).
 _KEYWORD_SINCE = {
     **dict.fromkeys(("const", "contains", "propertyNames"), 6),
     **dict.fromkeys(("if", "then", "else"), 7),
@@ -296,28 +296,32 @@ _KEYWORD_SINCE = {
             "unevaluatedItems",
             "minContains",
             "maxContains",
-            "prefixItems",
         ),
         201909,
     ),
+    **dict.fromkeys(("prefixItems", "$dynamicRef"), 202012),
 }
+_DRAFT_2019 = 201909
 
 
 class _DraftTables:
-    """What the check-and-copy walk reads differently under a declared draft <= 7."""
+    """What the check-and-copy walk reads differently under a declared draft before 2020-12."""
 
     __slots__ = ("fast", "foreign", "kind_of")
 
     def __init__(self, draft: int) -> None:
         # Keywords the draft does not have: always sent down the rewriting path, which drops them.
         self.foreign = frozenset(k for k, since in _KEYWORD_SINCE.items() if since > draft)
-        self.kind_of = {**_KIND, **dict.fromkeys(self.foreign, _K_DIRTY)}.get
+        # 2019-09's "$recursiveRef" (2020-12 replaced it) is resolved by the rewriting path too.
+        own = ("$recursiveRef",) if draft == _DRAFT_2019 else ()
+        self.kind_of = {**_KIND, **dict.fromkeys((*self.foreign, *own), _K_DIRTY)}.get
         # A plain leaf (``child``) is never looked at key by key: only keywords outside that
-        # shape reach ``kind_of``. "const" (draft <= 5) is not one, so those drafts skip the walk.
-        self.fast = self.foreign <= _NOT_PLAIN_LEAF
+        # shape reach ``kind_of``. "const" (draft <= 5) and "$recursiveRef" are not, so those
+        # drafts skip the walk.
+        self.fast = self.foreign <= _NOT_PLAIN_LEAF and not own
 
 
-_DRAFT_TABLES = {draft: _DraftTables(draft) for draft in range(8)}
+_DRAFT_TABLES = {draft: _DraftTables(draft) for draft in (*range(8), _DRAFT_2019)}
 _NO_KEYWORDS: frozenset[str] = frozenset()
 
 
@@ -418,6 +422,7 @@ class _Normalizer:
         "nested_ids",
         "prefix",
         "raw",
+        "recursive_refs",
         "ref_verdicts",
         "refs",
         "root_written",
@@ -430,6 +435,7 @@ class _Normalizer:
         self.entries: list[ReportEntry] = []
         schema_uri = raw.get("$schema")
         self.legacy = self.draft4 = False
+        self.recursive_refs = False  # 2019-09: "$recursiveRef" is a keyword
         self.formats = _LATEST_FORMATS
         self.foreign = _NO_KEYWORDS
         self.kind_of = _KIND_OF
@@ -446,7 +452,12 @@ class _Normalizer:
                 self.kind_of = tables.kind_of
                 self.fast = self.fast and tables.fast
             elif "2019-09" in schema_uri:
-                self.formats = asserted_formats(201909)
+                self.formats = asserted_formats(_DRAFT_2019)
+                tables = _DRAFT_TABLES[_DRAFT_2019]
+                self.foreign = tables.foreign
+                self.kind_of = tables.kind_of
+                self.fast = self.fast and tables.fast
+                self.recursive_refs = True
         self.prefix = ""  # added in front of every effective pointer (bare-map root)
         self.has_defs = False
         self.has_clean_refs = False
@@ -593,7 +604,7 @@ class _Normalizer:
                 self.refs.append((out, src))
             else:
                 self.note("dropped", join(src, "$ref"), "$ref must be a string")
-        elif isinstance(s.get("$dynamicRef"), str):
+        elif isinstance(s.get("$dynamicRef"), str) and "$dynamicRef" not in self.foreign:
             out["$ref"] = s["$dynamicRef"]
             self.refs.append((out, src))
             self.note(
@@ -602,6 +613,16 @@ class _Normalizer:
                 f"$dynamicRef {s['$dynamicRef']!r} resolved statically, like $ref (to the "
                 "matching $dynamicAnchor in this document; dynamic scope is not followed)",
             )
+        elif self.recursive_refs and isinstance(s.get("$recursiveRef"), str):
+            out["$ref"] = s["$recursiveRef"]
+            self.refs.append((out, src))
+            self.note(
+                "approximated",
+                join(src, "$recursiveRef"),
+                f"$recursiveRef {s['$recursiveRef']!r} resolved statically, like $ref (dynamic "
+                'scope through "$recursiveAnchor" is not followed)',
+            )
+            s = {k: v for k, v in s.items() if k != "$recursiveRef"}
         scoped = "$id" in s and bool(src)
         self.id_scopes += scoped
         foreign = self.foreign
@@ -980,12 +1001,17 @@ class _Normalizer:
             self.required_keyword(out, value, here)
         elif key == "dependencies" and isinstance(value, Mapping):
             if not self.legacy:
+                # As jsonschema reads it: not a keyword, so nothing is checked against it.
                 self.note(
-                    "approximated",
+                    "dropped",
                     here,
-                    '"dependencies" (draft-07) read as dependentRequired/dependentSchemas, as its '
-                    "author meant: draft 2019-09 and later no longer define it",
+                    '"dependencies" is a draft-07 keyword, which 2019-09 and 2020-12 (the draft '
+                    "this schema is read as: it declares no older one) no longer define: calls "
+                    "are not checked against it, and the model is not shown it. Declare "
+                    '"$schema": "http://json-schema.org/draft-07/schema#", or write it as '
+                    "dependentRequired/dependentSchemas",
                 )
+                return
             for name, dep in value.items():
                 if isinstance(dep, list):
                     out.setdefault("dependentRequired", {})[name] = _copied(dep)

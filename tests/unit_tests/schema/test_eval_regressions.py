@@ -617,15 +617,75 @@ def test_ref_to_a_moved_or_dropped_target_reads_the_source_target(case: str) -> 
     assert conv.llm_schema["properties"]["y"] == {"type": "string"}
 
 
-def test_draft_07_dependencies_without_a_declared_draft_are_read_and_reported() -> None:
-    # 2020-12 no longer defines "dependencies"; a schema that uses it meant draft-07.
+def test_draft_07_dependencies_without_a_declared_draft_are_not_checked_and_reported() -> None:
+    # 2019-09 and 2020-12 no longer define "dependencies": read as jsonschema reads it (not
+    # checked, so no call it accepts is refused), and reported as dropped.
     schema = {"type": "object", "dependencies": {"a": ["b"]}}
+    agree(schema, [{"a": 1}, {"a": 1, "b": 2}], [])
     conv = json_schema_to_model(schema, name="t")
-    with pytest.raises(ArgsValidationError):
-        conv.validate({"a": 1})
-    assert [e.pointer for e in conv.report if e.kind == "approximated"] == ["/dependencies"]
+    assert [(e.kind, e.pointer) for e in conv.report] == [("dropped", "/dependencies")]
+    assert "draft-07" in conv.report.of_kind("dropped")[0].reason
+    assert "dependencies" not in conv.llm_schema
     declared = json_schema_to_model({**schema, "$schema": _D7}, name="t")
     assert not list(declared.report)
+    with pytest.raises(ArgsValidationError):
+        declared.validate({"a": 1})
+
+
+_D19 = "https://json-schema.org/draft/2019-09/schema"
+
+
+@pytest.mark.parametrize(
+    ("extra", "accepted", "rejected"),
+    [
+        # "prefixItems" is 2020-12's: under 2019-09, "items": false alone forbids every item.
+        (
+            {"properties": {"t": {"prefixItems": [{"const": None}], "items": False}}},
+            [{"t": []}],
+            [{"t": [None]}],
+        ),
+        # 2019-09's tuple form: a list "items" with "additionalItems".
+        (
+            {"properties": {"t": {"items": [{"type": "integer"}], "additionalItems": False}}},
+            [{"t": [1]}],
+            [{"t": [1, 2]}, {"t": ["x"]}],
+        ),
+        # "$recursiveRef" (2019-09) resolves to the root here, as "$ref": "#" would.
+        (
+            {
+                "$recursiveAnchor": True,
+                "properties": {
+                    "name": {"type": "string"},
+                    "children": {"type": "array", "items": {"$recursiveRef": "#"}},
+                },
+            },
+            [{"children": [{"name": "a", "children": []}]}],
+            [{"children": [{"name": 5}]}, {"children": [1]}],
+        ),
+        # "dependencies" is not a 2019-09 keyword either; "dependentRequired" is.
+        (
+            {"dependencies": {"a": ["b"]}, "dependentRequired": {"c": ["d"]}},
+            [{"a": 1}],
+            [{"c": 1}],
+        ),
+    ],
+)
+def test_a_2019_09_schema_is_read_as_2019_09_reads_it(
+    extra: dict[str, Any], accepted: list[Any], rejected: list[Any]
+) -> None:
+    agree({"$schema": _D19, "type": "object", **extra}, accepted, rejected)
+
+
+def test_dynamic_ref_under_an_older_draft_is_not_a_keyword() -> None:
+    schema = {
+        "$schema": _D7,
+        "type": "object",
+        "properties": {"a": {"$dynamicRef": "#/definitions/s"}},
+        "definitions": {"s": {"type": "string"}},
+    }
+    agree(schema, [{"a": 1}], [])
+    conv = json_schema_to_model(schema, name="t")
+    assert [(e.kind, e.pointer) for e in conv.report] == [("dropped", "/properties/a/$dynamicRef")]
 
 
 def test_openai_strict_optional_with_alternatives_accepts_the_null_placeholder() -> None:
