@@ -605,22 +605,20 @@ class _Normalizer:
             else:
                 self.note("dropped", join(src, "$ref"), "$ref must be a string")
         elif isinstance(s.get("$dynamicRef"), str) and "$dynamicRef" not in self.foreign:
-            out["$ref"] = s["$dynamicRef"]
-            self.refs.append((out, src))
-            self.note(
-                "approximated",
-                join(src, "$dynamicRef"),
-                f"$dynamicRef {s['$dynamicRef']!r} resolved statically, like $ref (to the "
-                "matching $dynamicAnchor in this document; dynamic scope is not followed)",
+            self.static_ref(
+                out,
+                s,
+                "$dynamicRef",
+                src,
+                "to the matching $dynamicAnchor in this document; dynamic scope is not followed",
             )
         elif self.recursive_refs and isinstance(s.get("$recursiveRef"), str):
-            out["$ref"] = s["$recursiveRef"]
-            self.refs.append((out, src))
-            self.note(
-                "approximated",
-                join(src, "$recursiveRef"),
-                f"$recursiveRef {s['$recursiveRef']!r} resolved statically, like $ref (dynamic "
-                'scope through "$recursiveAnchor" is not followed)',
+            self.static_ref(
+                out,
+                s,
+                "$recursiveRef",
+                src,
+                'dynamic scope through "$recursiveAnchor" is not followed',
             )
             s = {k: v for k, v in s.items() if k != "$recursiveRef"}
         scoped = "$id" in s and bool(src)
@@ -653,6 +651,19 @@ class _Normalizer:
             self.unevaluated(out, src)
         self.id_scopes -= scoped
         return out
+
+    def static_ref(
+        self, out: dict[str, Any], s: Mapping[str, Any], keyword: str, src: str, how: str
+    ) -> None:
+        """Read a dynamic reference (``keyword`` of ``s``) as a ``$ref`` to its static target."""
+        ref = s[keyword]
+        out["$ref"] = ref
+        self.refs.append((out, src))
+        self.note(
+            "approximated",
+            join(src, keyword),
+            f"{keyword} {ref!r} resolved statically, like $ref ({how})",
+        )
 
     def fresh(self, s: dict[str, Any], root: bool = False) -> dict[str, Any] | None:
         """A deep copy of the subschema ``s`` when it (and all below it) is standard 2020-12
