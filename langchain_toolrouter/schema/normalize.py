@@ -188,6 +188,7 @@ _ANNOTATION_TYPES: dict[str, type | tuple[type, ...]] = {
     "contentMediaType": str,
     "contentEncoding": str,
     "examples": list,
+    "$recursiveAnchor": str,  # 2020-12's meta-schema keeps it, as a string
     "deprecated": bool,
     "readOnly": bool,
     "writeOnly": bool,
@@ -302,6 +303,7 @@ _KEYWORD_SINCE = {
     **dict.fromkeys(("prefixItems", "$dynamicRef"), 202012),
 }
 _DRAFT_2019 = 201909
+_RECURSIVE_KEYWORDS = frozenset(("$recursiveRef", "$recursiveAnchor"))
 
 
 class _DraftTables:
@@ -620,7 +622,9 @@ class _Normalizer:
                 src,
                 'dynamic scope through "$recursiveAnchor" is not followed',
             )
-            s = {k: v for k, v in s.items() if k != "$recursiveRef"}
+        if self.recursive_refs:
+            # 2019-09's dynamic-scope keywords, read statically above: 2020-12 has neither.
+            s = {k: v for k, v in s.items() if k not in _RECURSIVE_KEYWORDS}
         scoped = "$id" in s and bool(src)
         self.id_scopes += scoped
         foreign = self.foreign
@@ -1274,7 +1278,13 @@ class _Normalizer:
                         f"count the name as evaluated), so it is not shown to the model{checked}",
                     )
                     continue
-                props[name] = dict(extra) if isinstance(extra, dict) else {}
+                if isinstance(extra, dict):
+                    copied = props[name] = dict(extra)
+                    # A $ref the rewrite resolves (an anchor, a URI, the root) is resolved in
+                    # the copy too: rewrite_refs runs after this.
+                    self.refs.extend((copied, at) for node, at in list(self.refs) if node is extra)
+                else:
+                    props[name] = {}
                 value = (
                     'is checked against "additionalProperties"'
                     if isinstance(extra, dict)

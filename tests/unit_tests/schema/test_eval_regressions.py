@@ -737,3 +737,49 @@ def test_openai_strict_allof_merge_keeps_only_enum_values_of_the_merged_type() -
         }
     )
     assert props["c"] == {"type": "string", "enum": ["x"]}
+
+
+# A required name with no schema gets a copy of "additionalProperties": a $ref in it that the
+# rewrite resolves (an anchor, an absolute URI, the root narrowed to an object) is resolved in
+# the copy too. Found by a fuzz run: the copy kept the raw $ref and accepted anything.
+REQUIRED_THROUGH_EXTRA = {
+    "anchor": (
+        {
+            "required": ["x"],
+            "additionalProperties": {"$ref": "#str"},
+            "$defs": {"s": {"$anchor": "str", "type": "string"}},
+        },
+        [{"x": "a"}],
+        [{"x": 1}],
+    ),
+    "absolute id": (
+        {
+            "$id": "http://x.test/root",
+            "required": ["x"],
+            "additionalProperties": {"$ref": "http://x.test/root#/$defs/s"},
+            "$defs": {"s": {"type": "string"}},
+        },
+        [{"x": "a"}],
+        [{"x": 1}],
+    ),
+    "root as written": (
+        {"type": ["object", "null"], "required": ["x"], "additionalProperties": {"$ref": "#"}},
+        [{"x": None}, {"x": {"x": None}}],
+        [{"x": 1}],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(REQUIRED_THROUGH_EXTRA), ids=list(REQUIRED_THROUGH_EXTRA))
+def test_required_name_checked_through_additional_properties_resolves_its_ref(case: str) -> None:
+    extra, accepted, rejected = REQUIRED_THROUGH_EXTRA[case]
+    agree({"type": "object", **extra}, accepted, rejected)
+
+
+def test_recursive_anchor_never_makes_the_model_facing_schema_invalid() -> None:
+    d19 = {"$schema": _D19, "$recursiveAnchor": True, "type": "object"}
+    assert not list(json_schema_to_model(d19, name="t").report)  # 2019-09: read statically
+    for schema in (d19, {"$recursiveAnchor": True, "type": "object"}):
+        conv = json_schema_to_model(schema, name="t")
+        jsonschema.Draft202012Validator.check_schema(conv.llm_schema)
+        assert "$recursiveAnchor" not in conv.llm_schema
