@@ -22,6 +22,7 @@ from langchain_toolrouter.schema.pointers import (
     to_pointer,
 )
 from langchain_toolrouter.schema.report import ReportEntry
+from langchain_toolrouter.schema.values import json_equal
 
 __all__ = ["inline_refs"]
 
@@ -35,6 +36,16 @@ _KIND = {
 }
 _KIND_KEYS = frozenset(_KIND)
 _OVERRIDABLE = ("title", "description", "default", "examples")
+# Keywords that read each other within one schema object: laid over a target that has one of
+# the same group, a sibling changes what the target's own keyword means (``properties`` beside
+# the target's ``additionalProperties: false`` would admit names the target refuses).
+_INTERACTING = (
+    frozenset(("properties", "patternProperties", "additionalProperties", "unevaluatedProperties")),
+    frozenset(
+        ("prefixItems", "items", "unevaluatedItems", "contains", "minContains", "maxContains")
+    ),
+    frozenset(("if", "then", "else")),
+)
 _NON_NAME = re.compile(r"[^A-Za-z0-9_.-]")
 
 
@@ -173,8 +184,12 @@ def _merge_annotations(body: dict[str, Any], rest: dict[str, Any]) -> dict[str, 
     """The inlined target with the ``$ref`` node's own keywords laid over it."""
     if not rest:
         return body
-    if "$ref" in body or any(
-        k in body and k not in _OVERRIDABLE and body[k] != rest[k] for k in rest
+    if (
+        "$ref" in body
+        or any(
+            k in body and k not in _OVERRIDABLE and not json_equal(body[k], rest[k]) for k in rest
+        )
+        or any(not group.isdisjoint(body) and not group.isdisjoint(rest) for group in _INTERACTING)
     ):
         return {"allOf": [body], **rest}
     return {**body, **rest}

@@ -265,3 +265,28 @@ def test_refs_inside_content_schema_are_inlined_too() -> None:
         "type": "object",
         "properties": {"id": {"type": "integer"}},
     }
+
+
+@pytest.mark.parametrize(
+    ("target", "siblings"),
+    [
+        ({"enum": [1]}, {"enum": [True]}),  # equal to Python, not to JSON Schema
+        ({"additionalProperties": False}, {"properties": {"b": {"type": "string"}}}),
+        ({"properties": {"b": {"type": "string"}}}, {"additionalProperties": False}),
+        ({"prefixItems": [{"type": "string"}]}, {"items": False}),
+    ],
+)
+def test_ref_siblings_are_merged_into_the_target_only_where_that_keeps_its_meaning(
+    target: dict[str, Any], siblings: dict[str, Any]
+) -> None:
+    """Found by a fuzz run: a plain dict union lost the target's enum, or let its
+    additionalProperties see the sibling's properties."""
+    schema = {
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/T", **siblings}},
+        "$defs": {"T": target},
+    }
+    shown = json_schema_to_model(schema, name="t").llm_schema
+    original, model_facing = (jsonschema.Draft202012Validator(s) for s in (schema, shown))
+    for value in (1, True, "s", {"b": "x"}, {"c": 1}, [], ["s"], ["s", 1]):
+        assert original.is_valid({"a": value}) == model_facing.is_valid({"a": value}), value
