@@ -314,13 +314,11 @@ class _DraftTables:
     def __init__(self, draft: int) -> None:
         # Keywords the draft does not have: always sent down the rewriting path, which drops them.
         self.foreign = frozenset(k for k, since in _KEYWORD_SINCE.items() if since > draft)
-        # 2019-09's "$recursiveRef" (2020-12 replaced it) is resolved by the rewriting path too.
-        own = ("$recursiveRef",) if draft == _DRAFT_2019 else ()
-        self.kind_of = {**_KIND, **dict.fromkeys((*self.foreign, *own), _K_DIRTY)}.get
+        self.kind_of = {**_KIND, **dict.fromkeys(self.foreign, _K_DIRTY)}.get
         # A plain leaf (``child``) is never looked at key by key: only keywords outside that
-        # shape reach ``kind_of``. "const" (draft <= 5) and "$recursiveRef" are not, so those
-        # drafts skip the walk.
-        self.fast = self.foreign <= _NOT_PLAIN_LEAF and not own
+        # shape reach ``kind_of``. "const" (draft <= 5) is not one, nor 2019-09's
+        # "$recursiveRef" (read by the rewriting path), so those drafts skip the walk.
+        self.fast = self.foreign <= _NOT_PLAIN_LEAF and draft != _DRAFT_2019
 
 
 _DRAFT_TABLES = {draft: _DraftTables(draft) for draft in (*range(8), _DRAFT_2019)}
