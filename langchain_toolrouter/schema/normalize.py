@@ -10,10 +10,11 @@ on one meaning, and tests can use the effective schema as the oracle's input.
 
 Standard schemas pass through unchanged in meaning (``$schema`` removed, since the result is
 always 2020-12); one that declares an older draft is read as that draft reads it (the keywords
-a later draft added are dropped and reported). Subtrees that need no rewrite are checked and copied in one walk, which is
-most of what keeps a first build cheap; the result shares no dict or list with the source (so
-editing the source later changes nothing here), and the source is never modified. ``$ref`` pointers are rewritten when the structure moves (a
-bare-map root, draft-07 tuple ``items``).
+a later draft added are dropped and reported). Subtrees that need no rewrite are checked and
+copied in one walk, which is most of what keeps a first build cheap; the result shares no dict
+or list with the source (so editing the source later changes nothing here), and the source is
+never modified. ``$ref`` pointers are rewritten when the structure moves (a bare-map root,
+draft-07 tuple ``items``).
 """
 
 from __future__ import annotations
@@ -442,22 +443,22 @@ class _Normalizer:
         self.fast = _FAST_PATH
         if isinstance(schema_uri, str):
             legacy = _LEGACY_DRAFT.search(schema_uri)
-            if legacy is not None:
-                draft = int(legacy.group(1))
-                self.legacy = True
+            draft = (
+                int(legacy.group(1))
+                if legacy is not None
+                else _DRAFT_2019
+                if "2019-09" in schema_uri
+                else None
+            )
+            if draft is not None:
+                self.legacy = legacy is not None
                 self.draft4 = draft <= 4
+                self.recursive_refs = draft == _DRAFT_2019
                 self.formats = asserted_formats(draft)
                 tables = _DRAFT_TABLES[draft]
                 self.foreign = tables.foreign
                 self.kind_of = tables.kind_of
                 self.fast = self.fast and tables.fast
-            elif "2019-09" in schema_uri:
-                self.formats = asserted_formats(_DRAFT_2019)
-                tables = _DRAFT_TABLES[_DRAFT_2019]
-                self.foreign = tables.foreign
-                self.kind_of = tables.kind_of
-                self.fast = self.fast and tables.fast
-                self.recursive_refs = True
         self.prefix = ""  # added in front of every effective pointer (bare-map root)
         self.has_defs = False
         self.has_clean_refs = False
