@@ -68,24 +68,18 @@ class Settings:
     reps: int
     warmup: int
     cached_batch: int
-    thousand_reps: int
     valid_calls: int
     invalid_calls: int
     thousand_tools: int = 1000  # the "1,000 distinct tools" section (shrunk by --smoke)
 
 
-QUICK = Settings(
-    reps=5, warmup=1, cached_batch=200, thousand_reps=3, valid_calls=8, invalid_calls=16
-)
-FULL = Settings(
-    reps=15, warmup=2, cached_batch=500, thousand_reps=11, valid_calls=30, invalid_calls=40
-)
+QUICK = Settings(reps=5, warmup=1, cached_batch=200, valid_calls=8, invalid_calls=16)
+FULL = Settings(reps=15, warmup=2, cached_batch=500, valid_calls=30, invalid_calls=40)
 # Checks that the harness runs, not how fast anything is: the verdicts are "not judged".
 SMOKE = Settings(
     reps=1,
     warmup=0,
     cached_batch=20,
-    thousand_reps=1,
     valid_calls=4,
     invalid_calls=6,
     thousand_tools=50,
@@ -207,6 +201,35 @@ def run_speed(
         plan.append((f"{conv.key}.convert", conv, lambda t, _i, c=conv: lambda: c.convert(t)))
         plan.append((f"{conv.key}.bind", conv, lambda t, _i, c=conv: lambda: c.bind(t)))
 
+    # 1,000 distinct tools (no cache hit possible), cache cleared before each repetition.
+    thousand = replicate(tools, settings.thousand_tools)
+    # The same 1,000 tools with no object shared between them (replicate() shares subtrees
+    # between the copies of one schema, as a catalog parsed once would not): shows whether
+    # sharing flatters the figure.
+    unshared = [
+        Tool(t.file, t.source, t.name, t.description, json.loads(json.dumps(t.schema)))
+        for t in thousand
+    ]
+    thousand_ms: dict[str, list[float]] = {"load": [], "bind": [], "convert": [], "unshared": []}
+
+    def thousand_round() -> None:
+        for what, fn, batch in (
+            ("load", ours.load, thousand),
+            ("bind", ours.bind, thousand),
+            ("convert", ours.convert, thousand),
+            ("unshared", ours.load, unshared),
+        ):
+            ours.clear()
+            with _gc_off():
+                start = time.perf_counter_ns()
+                for tool in batch:
+                    try:
+                        fn(tool)
+                    except Exception:  # noqa: PERF203 - counted by the per-tool failures
+                        continue
+                thousand_ms[what].append((time.perf_counter_ns() - start) / 1e6)
+        ours.clear()
+
     measures = Measures()
     rng = random.Random(0)
     order = list(range(len(tools)))
@@ -223,6 +246,11 @@ def run_speed(
                     rng.shuffle(plan)
                     for measure, conv, make in plan:
                         target.run(measure, tid, conv.clear, make(tool, tid))
+            if rep >= settings.warmup:
+                # One round per repetition, so the rounds are spread over the whole loop: a
+                # shared machine's slow spells last seconds to minutes, and rounds taken back
+                # to back (~1 s in all) would all fall in one of them, or all miss them.
+                thousand_round()
 
     # Cached: the repeated json_schema_to_model call (same schema object), and the same schema
     # arriving as an equal copy (as from another session).
@@ -257,34 +285,6 @@ def run_speed(
             for copy_tool in copies:
                 ours.cached(copy_tool)
             cached_copy[tid] = (time.perf_counter_ns() - start) / len(copies)
-
-    # 1,000 distinct tools (no cache hit possible), cache cleared before each repetition.
-    thousand = replicate(tools, settings.thousand_tools)
-    # The same 1,000 tools with no object shared between them (replicate() shares subtrees
-    # between the copies of one schema, as a catalog parsed once would not): shows whether
-    # sharing flatters the figure.
-    unshared = [
-        Tool(t.file, t.source, t.name, t.description, json.loads(json.dumps(t.schema)))
-        for t in thousand
-    ]
-    thousand_ms: dict[str, list[float]] = {"load": [], "bind": [], "convert": [], "unshared": []}
-    for _ in range(settings.thousand_reps):
-        for what, fn, batch in (
-            ("load", ours.load, thousand),
-            ("bind", ours.bind, thousand),
-            ("convert", ours.convert, thousand),
-            ("unshared", ours.load, unshared),
-        ):
-            ours.clear()
-            with _gc_off():
-                start = time.perf_counter_ns()
-                for tool in batch:
-                    try:
-                        fn(tool)
-                    except Exception:  # noqa: PERF203 - counted by the per-tool failures
-                        continue
-                thousand_ms[what].append((time.perf_counter_ns() - start) / 1e6)
-    ours.clear()
 
     measure_names = [m for m, _c, _f in sorted(plan, key=lambda p: _MEASURE_ORDER.index(p[0]))]
     medians = {m: measures.medians(m) for m in measure_names}
