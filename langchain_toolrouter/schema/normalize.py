@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import marshal
+import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -189,13 +190,20 @@ _ANNOTATION_TYPES: dict[str, type | tuple[type, ...]] = {
     "contentMediaType": str,
     "contentEncoding": str,
     "examples": list,
-    "$recursiveAnchor": str,  # 2020-12's meta-schema keeps it, as a string
+    "$recursiveAnchor": str,  # 2020-12's meta-schema keeps it, as an anchor name
+    "$anchor": str,
+    "$dynamicAnchor": str,
+    "$recursiveRef": str,  # not a 2020-12 keyword, but its meta-schema wants a string
+    "$vocabulary": dict,  # of booleans
     "deprecated": bool,
     "readOnly": bool,
     "writeOnly": bool,
     "dependentRequired": dict,
 }
 _ANNOTATION_KEYS = _ANNOTATION_TYPES.keys()
+# Names the meta-schema restricts to this pattern ("anchorString"); any other string is invalid.
+_ANCHOR_KEYWORDS = frozenset(("$anchor", "$dynamicAnchor", "$recursiveAnchor"))
+_ANCHOR_NAME = re.compile(r"[A-Za-z_][-A-Za-z0-9._]*\Z")
 
 
 def _annotations_ok(s: dict[str, Any]) -> bool:
@@ -203,7 +211,9 @@ def _annotations_ok(s: dict[str, Any]) -> bool:
     for key in s.keys() & _ANNOTATION_KEYS:
         value: Any = s[key]
         if type(value) is not _ANNOTATION_TYPES[key] or (
-            key == "dependentRequired" and not _dependent_required_ok(value)
+            (key == "dependentRequired" and not _dependent_required_ok(value))
+            or (key in _ANCHOR_KEYWORDS and _ANCHOR_NAME.match(value) is None)
+            or (key == "$vocabulary" and not all(type(v) is bool for v in value.values()))
         ):
             return False
     return True
@@ -227,8 +237,8 @@ def _clean_type(value: Any) -> bool:
 
 
 _IMMUTABLE = frozenset((str, int, float, bool, type(None)))
-# Annotation keywords whose value must be a string.
-_STR_KEYWORDS = frozenset(k for k, t in _ANNOTATION_TYPES.items() if t is str)
+# Annotation keywords whose value must be a string (any string: anchors have a pattern).
+_STR_KEYWORDS = frozenset(k for k, t in _ANNOTATION_TYPES.items() if t is str) - _ANCHOR_KEYWORDS
 
 
 # What the check-and-copy walk (``_Normalizer.fresh``) does with each keyword. One kind per
@@ -272,6 +282,8 @@ _KIND: dict[str, int] = {
     "minimum": _K_BOUND,
     "maximum": _K_BOUND,
     **dict.fromkeys(_DIRTY_KEYS, _K_DIRTY),
+    # Rare in tool schemas, and restricted beyond their JSON type: the rewriting path checks them.
+    **dict.fromkeys((*_ANCHOR_KEYWORDS, "$vocabulary"), _K_DIRTY),
     "type": _K_TYPE,
     "required": _K_REQUIRED,
     "enum": _K_VALUES,
@@ -818,28 +830,31 @@ class _Normalizer:
         vendor keywords included: ``{"type": "string", "description": ..., "default": None}``;
         ``enum`` and ``examples`` lists of immutable values are copied with one ``list()``.
         """
-        if _NOT_PLAIN_LEAF.isdisjoint(s):
-            lists: list[str] | None = None  # the enum/examples lists to copy
+        if _NOT_PLAIN.isdisjoint(s):  # no "enum"/"examples" either: one dict() copies it
             for key, value in s.items():
                 if type(value) is not str and (
                     type(value) not in _IMMUTABLE or key in _STR_KEYWORDS
                 ):
-                    if not (
-                        key in _VALUE_LISTS
-                        and type(value) is list
-                        and _IMMUTABLE.issuperset(map(type, value))
-                    ):
+                    break
+            else:
+                if s.get("type", "object") in _STANDARD_SET:
+                    return dict(s)
+        elif _NOT_PLAIN_LEAF.isdisjoint(s):
+            lists: list[str] = []  # the enum/examples lists to copy
+            for key, value in s.items():
+                if key in _VALUE_LISTS:  # (a string or null here is not a plain leaf)
+                    if type(value) is not list or not _IMMUTABLE.issuperset(map(type, value)):
                         break
-                    if lists is None:
-                        lists = [key]
-                    else:
-                        lists.append(key)
+                    lists.append(key)
+                elif type(value) is not str and (
+                    type(value) not in _IMMUTABLE or key in _STR_KEYWORDS
+                ):
+                    break
             else:
                 if s.get("type", "object") in _STANDARD_SET:
                     out = dict(s)
-                    if lists is not None:
-                        for key in lists:
-                            out[key] = list(out[key])
+                    for key in lists:
+                        out[key] = list(out[key])
                     return out
         copied = self.fresh(s)
         if copied is None:
@@ -892,6 +907,17 @@ class _Normalizer:
                 del out[key]
                 expected = getattr(_ANNOTATION_TYPES[key], "__name__", "")
                 self.note("dropped", join(src, key), f'"{key}" must be a {expected}, got {value!r}')
+            elif key in _ANCHOR_KEYWORDS and _ANCHOR_NAME.match(value) is None:
+                del out[key]
+                self.note(
+                    "dropped",
+                    join(src, key),
+                    f'"{key}" must be a name (a letter or "_", then letters, digits, "-", "." '
+                    f'or "_"), got {value!r}',
+                )
+            elif key == "$vocabulary" and not all(type(v) is bool for v in value.values()):
+                del out[key]
+                self.note("dropped", join(src, key), '"$vocabulary" must map URIs to booleans')
 
     def clean_ref(self, ref: Any, s: dict[str, Any]) -> bool:
         """Whether a ``$ref`` stays exactly as written: local, resolvable, nothing moves."""
@@ -1013,7 +1039,10 @@ class _Normalizer:
                 self.note("dropped", here, '"additionalItems" has no effect without a list "items"')
         elif key == "required":
             self.required_keyword(out, value, here)
-        elif key == "dependencies" and isinstance(value, Mapping):
+        elif key == "dependencies":
+            if not isinstance(value, Mapping):
+                self.note("dropped", here, '"dependencies" must map names to schemas or lists')
+                return
             if not self.legacy:
                 # As jsonschema reads it: not a keyword, so nothing is checked against it.
                 self.note(
@@ -1036,13 +1065,29 @@ class _Normalizer:
         elif key in _NUMBER_KEYS_SET:
             self.number_keyword(out, key, value, s, here)
         elif key in _COUNT_KEYS_SET:
-            if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
-                out[key] = int(value) if float(value).is_integer() else value
+            if (
+                isinstance(value, (int, float))
+                and not isinstance(value, bool)
+                and 0 <= value < math.inf
+            ):
+                if isinstance(value, int) or value.is_integer():
+                    out[key] = int(value)
+                else:
+                    # A count is whole: "at least 1.5" is "at least 2", "at most 2.5" "at most 2".
+                    out[key] = math.ceil(value) if key.startswith("min") else math.floor(value)
+                    self.note(
+                        "approximated",
+                        here,
+                        f'"{key}" must be an integer; {value!r} read as {out[key]}, which '
+                        "accepts the same values",
+                    )
             else:
                 self.note("dropped", here, f'"{key}" must be a non-negative integer, got {value!r}')
         elif key == "enum":
             if isinstance(value, list):
                 out[key] = _copied(value)
+            elif value is None:
+                self.note("dropped", here, '"enum" must be a list; null read as no enum')
             else:
                 self.note("approximated", here, '"enum" must be a list; read as a one-value enum')
                 out[key] = [_copied(value)]
@@ -1104,10 +1149,11 @@ class _Normalizer:
             )
             node_pointer = here[: -len("/items")]
             base = node_pointer if eff is None else eff  # the structure moves from here on
-            out["prefixItems"] = [
-                self.node(v, join(here, i), _eff(base, "prefixItems", i))
-                for i, v in enumerate(value)
-            ]
+            if value:  # an empty list constrains no position (2020-12 wants a non-empty one)
+                out["prefixItems"] = [
+                    self.node(v, join(here, i), _eff(base, "prefixItems", i))
+                    for i, v in enumerate(value)
+                ]
             if "additionalItems" in s:
                 out["items"] = self.node(
                     s["additionalItems"],

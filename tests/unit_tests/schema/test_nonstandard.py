@@ -355,3 +355,71 @@ def test_odd_keyword_values_do_not_break_conversion() -> None:
             "/properties/a/maximum",
             "/properties/b/multipleOf",
         } <= dropped
+
+
+@pytest.mark.parametrize(
+    ("keyword", "value", "kind"),
+    [
+        ("enum", None, "dropped"),
+        ("enum", "abc", "approximated"),
+        ("enum", 0, "approximated"),
+        ("examples", "abc", "dropped"),
+        ("examples", None, "dropped"),
+        ("dependencies", None, "dropped"),
+        ("minLength", 1.5, "approximated"),
+        ("$anchor", "#x", "dropped"),
+        ("$anchor", None, "dropped"),
+        ("$dynamicAnchor", "a b", "dropped"),
+        ("$recursiveAnchor", "#x", "dropped"),
+        ("$recursiveRef", {"a": 1}, "dropped"),
+        ("$vocabulary", {"https://example.com/v": 1}, "dropped"),
+        ("$vocabulary", "x", "dropped"),
+    ],
+)
+def test_keyword_values_the_meta_schema_forbids_are_read_or_dropped_and_reported(
+    keyword: str, value: Any, kind: str
+) -> None:
+    # Once on a plain leaf (the check-and-copy walk's fastest case) and once at the root.
+    leaf = {"type": "object", "properties": {"a": {"type": "string", keyword: value}}}
+    root = {"type": "object", "properties": {"a": {"type": "string"}}, keyword: value}
+    for schema, pointer in ((leaf, f"/properties/a/{keyword}"), (root, f"/{keyword}")):
+        for options in (
+            None,
+            ConversionOptions(strict_provider="openai"),
+            ConversionOptions(strict_provider="gemini"),
+        ):
+            conversion = json_schema_to_model(schema, name="meta", options=options)
+            jsonschema.Draft202012Validator.check_schema(conversion.llm_schema)
+            if options is None:
+                assert pointer in {e.pointer for e in conversion.report.of_kind(kind)}
+                jsonschema.Draft202012Validator.check_schema(conversion.effective_schema)
+            if schema is leaf:  # (a root "enum" read as one value refuses {})
+                assert conversion.validate({}) == {}
+                conversion.model.model_validate({})
+
+
+def test_non_list_enum_and_fractional_counts_keep_their_meaning() -> None:
+    def accepts(prop: dict[str, Any], value: Any) -> bool:
+        return _accepts({"type": "object", "properties": {"a": prop}}, {"a": value})
+
+    assert accepts({"type": "string", "enum": None}, "anything")  # null: no enum
+    assert accepts({"type": "string", "enum": "abc"}, "abc")  # a value: that value only
+    assert not accepts({"type": "string", "enum": "abc"}, "abd")
+    assert not accepts({"type": "string", "minLength": 1.5}, "a")  # at least 2
+    assert accepts({"type": "string", "minLength": 1.5}, "ab")
+    assert accepts({"type": "array", "maxItems": 2.5}, [1, 2])  # at most 2
+    assert not accepts({"type": "array", "maxItems": 2.5}, [1, 2, 3])
+    assert accepts({"type": "string", "maxLength": 10**400}, "x")  # no float overflow
+
+
+def test_an_empty_draft07_items_list_constrains_no_position() -> None:
+    schema = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {"a": {"type": "array", "items": [], "additionalItems": {"type": "string"}}},
+    }
+    conversion = json_schema_to_model(schema, name="tuple")
+    jsonschema.Draft202012Validator.check_schema(conversion.llm_schema)
+    assert conversion.validate({"a": ["x", "y"]}) == {"a": ["x", "y"]}
+    with pytest.raises(ArgsValidationError):
+        conversion.validate({"a": ["x", 1]})
