@@ -4,7 +4,8 @@ Tool schemas written with zod (``.regex(/\\p{L}+/u)``) carry ECMA-262 patterns t
 ``re`` cannot compile. General-category escapes are translated to explicit code point ranges
 from Python's own Unicode database (exact for that Unicode version, which may differ slightly
 from the JavaScript engine's); scripts and binary properties (``\\p{Script=Latin}``) are not
-translated, and the caller drops such a pattern with a report entry.
+translated, and the caller drops such a pattern with a report entry. Also here: ECMAScript's
+spelling of a named group, and compiling someone else's pattern without Python's warnings.
 """
 
 from __future__ import annotations
@@ -13,8 +14,12 @@ import functools
 import re
 import sys
 import unicodedata
+import warnings
 
-__all__ = ["python_regex", "translate_unicode_properties"]
+__all__ = ["JS_NAMED_GROUP", "compile_quietly", "python_regex", "translate_unicode_properties"]
+
+# An ECMAScript named group's opening, "(?<name>"; Python spells it "(?P<name>".
+JS_NAMED_GROUP = re.compile(r"\(\?<(?![=!])")
 
 _LONG_NAMES = {
     "letter": "L",
@@ -137,6 +142,15 @@ def translate_unicode_properties(pattern: str) -> str | None:
     return "".join(out)
 
 
+def compile_quietly(pattern: str) -> re.Pattern[str]:
+    """``re.compile`` without the FutureWarning Python gives for "[[" or "&&" in a set: the
+    pattern is a schema's or a caller's, not ours to change, and a warning turned into an
+    error (``-W error``) must not break its conversion or check."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        return re.compile(pattern)
+
+
 @functools.lru_cache(maxsize=4096)
 def python_regex(pattern: str) -> re.Pattern[str]:
     """``pattern`` compiled for Python, translating Unicode property escapes if needed.
@@ -145,11 +159,11 @@ def python_regex(pattern: str) -> re.Pattern[str]:
         re.error: neither the pattern nor its translation compiles.
     """
     try:
-        return re.compile(pattern)
+        return compile_quietly(pattern)
     except re.error:
         translated = (
             translate_unicode_properties(pattern) if "\\p" in pattern or "\\P" in pattern else None
         )
         if translated is None:
             raise
-        return re.compile(translated)
+        return compile_quietly(translated)

@@ -2,8 +2,10 @@
 
 JSON Schema makes asserting ``format`` optional. We assert the formats whose definition is crisp
 and that services read the same way, as ``jsonschema``'s default format checker does: a date
-(``YYYY-MM-DD``), an email address (holds an ``@``), IPv4 and IPv6 addresses, a UUID and a JSON
-Pointer, each only from the draft that defines it. The rest stay annotations: ``date-time``
+(``YYYY-MM-DD``), an email address (holds an ``@``), IPv4 and IPv6 addresses, a UUID, a JSON
+Pointer and a relative one, a regular expression (one Python compiles, as ``jsonschema``
+checks it, or one ECMAScript does) and, when the ``idna`` package is installed (it comes with httpx), an
+internationalized host name; each only from the draft that defines it. The rest stay annotations: ``date-time``
 among them, because services commonly take a bare date or a date-time without an offset there
 (and their descriptions say so), and rejecting what the service accepts would cost a retry.
 A checked string is never parsed into anything: it is sent exactly as given.
@@ -16,6 +18,8 @@ import re
 from collections.abc import Callable
 from datetime import date
 from uuid import UUID
+
+from langchain_toolrouter.schema.ecma_regex import JS_NAMED_GROUP, python_regex
 
 __all__ = ["FORMAT_CHECKS", "asserted_formats"]
 
@@ -49,6 +53,32 @@ def _ipv6(value: str) -> bool:
     return not address.scope_id  # "fe80::1%eth0" names an interface, not only an address
 
 
+def _relative_pointer(value: str) -> bool:
+    """A non-negative integer, then "#" or a JSON Pointer. Digits as ``str.isdigit`` reads
+    them and a leading zero before another digit refused, as ``jsonschema`` does, but for its
+    refusing any "0" followed by a digit ("100"), which the definition allows."""
+    digits = 0
+    while digits < len(value) and value[digits].isdigit():
+        digits += 1
+    if digits == 0 or (digits > 1 and value[0] == "0"):
+        return False
+    rest = value[digits:]
+    return rest == "#" or _POINTER.fullmatch(rest) is not None
+
+
+def _regex(value: str) -> bool:
+    """Compiles in Python (what ``jsonschema`` checks) or, translated, as ECMAScript, which the
+    format is defined by: ``\\p{L}`` or ``(?<name>x)`` is a regular expression to a JavaScript
+    service."""
+    for candidate in (value, JS_NAMED_GROUP.sub("(?P<", value)):
+        try:
+            python_regex(candidate)
+        except (re.error, RecursionError, OverflowError):
+            continue
+        return True
+    return False
+
+
 def _uuid(value: str) -> bool:
     try:
         UUID(value)  # 32 hex digits, hyphens anywhere, braces or a "urn:uuid:" prefix...
@@ -72,10 +102,38 @@ FORMAT_CHECKS: dict[str, tuple[Callable[[str], bool], str]] = {
         lambda value: _POINTER.fullmatch(value) is not None,
         "a JSON Pointer such as /a/0 (format 'json-pointer')",
     ),
+    "relative-json-pointer": (
+        _relative_pointer,
+        "a relative JSON Pointer such as 0/a or 1# (format 'relative-json-pointer')",
+    ),
+    "regex": (_regex, "a regular expression that compiles (format 'regex')"),
 }
+try:
+    import idna
+except ImportError:  # pragma: no cover - httpx requires it; the schema layer does not
+    pass
+else:
+
+    def _idn_hostname(value: str) -> bool:
+        try:
+            idna.encode(value)
+        except (idna.IDNAError, UnicodeError):
+            return False
+        return True
+
+    FORMAT_CHECKS["idn-hostname"] = (
+        _idn_hostname,
+        "an internationalized host name such as example.com (format 'idn-hostname')",
+    )
 
 # The draft that first defines each format; older drafts leave it an annotation.
-_SINCE = {"json-pointer": 6, "date": 7, "uuid": 201909}
+_SINCE = {
+    "json-pointer": 6,
+    "date": 7,
+    "relative-json-pointer": 7,
+    "idn-hostname": 7,
+    "uuid": 201909,
+}
 _LATEST = frozenset(FORMAT_CHECKS)
 _BY_DRAFT: dict[int, frozenset[str]] = {}
 

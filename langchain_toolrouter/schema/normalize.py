@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urldefrag, urljoin
 
-from langchain_toolrouter.schema.ecma_regex import python_regex
+from langchain_toolrouter.schema.ecma_regex import JS_NAMED_GROUP, compile_quietly, python_regex
 from langchain_toolrouter.schema.errors import SchemaConversionError
 from langchain_toolrouter.schema.formats import asserted_formats
 from langchain_toolrouter.schema.pointers import (
@@ -151,7 +151,6 @@ _HANDLED = (
 )
 # Under draft <= 7 a $ref replaces its siblings, except these (containers and metadata).
 _KEPT_BESIDE_LEGACY_REF = _ANNOTATIONS | {"$ref", "$schema", "$id", "definitions", "$defs"}
-_JS_NAMED_GROUP = re.compile(r"\(\?<(?![=!])")
 _LEGACY_DRAFT = re.compile(r"draft-0([0-7])")
 _LATEST_FORMATS = asserted_formats(None)
 
@@ -212,11 +211,19 @@ def _annotations_ok(s: dict[str, Any]) -> bool:
         value: Any = s[key]
         if type(value) is not _ANNOTATION_TYPES[key] or (
             (key == "dependentRequired" and not _dependent_required_ok(value))
-            or (key in _ANCHOR_KEYWORDS and _ANCHOR_NAME.match(value) is None)
-            or (key == "$vocabulary" and not all(type(v) is bool for v in value.values()))
+            or (key in _ANCHOR_KEYWORDS and not _anchor_ok(value))
+            or (key == "$vocabulary" and not _vocabulary_ok(value))
         ):
             return False
     return True
+
+
+def _anchor_ok(value: Any) -> bool:
+    return _ANCHOR_NAME.match(value) is not None
+
+
+def _vocabulary_ok(value: Any) -> bool:
+    return all(type(v) is bool for v in value.values())
 
 
 def _dependent_required_ok(value: Any) -> bool:
@@ -357,7 +364,7 @@ def _copied(value: Any) -> Any:
 def _regex_error(pattern: str) -> re.error | None:
     """Why Python cannot compile ``pattern`` as written, or None when it can."""
     try:
-        re.compile(pattern)
+        compile_quietly(pattern)
     except re.error as exc:
         return exc
     return None
@@ -907,7 +914,7 @@ class _Normalizer:
                 del out[key]
                 expected = getattr(_ANNOTATION_TYPES[key], "__name__", "")
                 self.note("dropped", join(src, key), f'"{key}" must be a {expected}, got {value!r}')
-            elif key in _ANCHOR_KEYWORDS and _ANCHOR_NAME.match(value) is None:
+            elif key in _ANCHOR_KEYWORDS and not _anchor_ok(value):
                 del out[key]
                 self.note(
                     "dropped",
@@ -915,7 +922,7 @@ class _Normalizer:
                     f'"{key}" must be a name (a letter or "_", then letters, digits, "-", "." '
                     f'or "_"), got {value!r}',
                 )
-            elif key == "$vocabulary" and not all(type(v) is bool for v in value.values()):
+            elif key == "$vocabulary" and not _vocabulary_ok(value):
                 del out[key]
                 self.note("dropped", join(src, key), '"$vocabulary" must map URIs to booleans')
 
@@ -1228,7 +1235,7 @@ class _Normalizer:
             out["pattern"] = value  # shown to the model as written; the validator translates
             self.note("approximated", here, _UNICODE_PROPERTIES_NOTE)
             return
-        translated = _JS_NAMED_GROUP.sub("(?P<", value)
+        translated = JS_NAMED_GROUP.sub("(?P<", value)
         if translated != value and _regex_error(translated) is None:
             out["pattern"] = translated
             self.note(

@@ -423,3 +423,17 @@ def test_an_empty_draft07_items_list_constrains_no_position() -> None:
     assert conversion.validate({"a": ["x", "y"]}) == {"a": ["x", "y"]}
     with pytest.raises(ArgsValidationError):
         conversion.validate({"a": ["x", 1]})
+
+
+def test_patterns_python_warns_about_convert_and_check_quietly() -> None:
+    # "[[" makes Python's re warn (FutureWarning); the tests turn warnings into errors.
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "string", "pattern": "[[:alpha:]]+"},
+            "r": {"type": "string", "format": "regex"},
+        },
+    }
+    conversion = json_schema_to_model(schema, name="posix_class")
+    assert not conversion.report
+    assert conversion.validate({"a": "a:]", "r": "[[a]]&&b"}) == {"a": "a:]", "r": "[[a]]&&b"}
