@@ -1187,6 +1187,8 @@ class _Normalizer:
                 self.note("approximated", here, f"required name {name!r} listed twice")
             else:
                 names.append(name)
+        # Names a draft-03 "required": true lifted here already ("properties" came first).
+        names.extend(n for n in out.get("required", ()) if n not in names)
         out["required"] = names
 
     def lift_boolean_required(

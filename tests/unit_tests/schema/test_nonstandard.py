@@ -139,6 +139,21 @@ def test_openapi_nullable_and_draft03_required() -> None:
     assert len(conversion.report) == 2
 
 
+@pytest.mark.parametrize("required_first", [True, False])
+def test_draft03_required_joins_a_required_list_in_either_key_order(required_first: bool) -> None:
+    props = {"a": {"type": "integer", "required": True}, "g": {}}
+    schema: dict[str, Any] = (
+        {"type": "object", "required": ["g"], "properties": props}
+        if required_first
+        else {"type": "object", "properties": props, "required": ["g"]}
+    )
+    conversion = json_schema_to_model(schema, name="legacy")
+    assert conversion.llm_schema["required"] == ["g", "a"]
+    with pytest.raises(ArgsValidationError):
+        conversion.validate({"g": 1})
+    assert conversion.validate({"g": 1, "a": 2}) == {"g": 1, "a": 2}
+
+
 def test_uncompilable_pattern_is_dropped_and_reported() -> None:
     schema = {"type": "object", "properties": {"a": {"type": "string", "pattern": "(?<name>x)["}}}
     conversion = json_schema_to_model(schema, name="regex")
