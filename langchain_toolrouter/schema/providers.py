@@ -440,6 +440,16 @@ class _Gemini(_Adapter):
         if None in values:
             out["nullable"] = True
             values = [v for v in values if v is not None]
+            if not values:  # an empty enum would allow nothing, null included
+                del out["enum"]
+                out["description"] = (out.get("description", "") + " Must be null.").strip()
+                self.note(
+                    "approximated",
+                    join(pointer, "enum"),
+                    "the only allowed value is null: shown as nullable: true and said in the "
+                    "description",
+                )
+                return
         if all(isinstance(v, str) for v in values):
             out["enum"] = values
             return

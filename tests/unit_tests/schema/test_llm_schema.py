@@ -197,6 +197,24 @@ def test_gemini_variant_uses_its_subset() -> None:
     }
 
 
+@pytest.mark.parametrize(
+    "prop", [{"const": None}, {"enum": [None]}, {"type": ["string", "null"], "const": None}]
+)
+def test_gemini_shows_a_null_only_enum_as_nullable_not_as_an_empty_enum(
+    prop: dict[str, Any],
+) -> None:
+    schema = {"type": "object", "properties": {"a": prop}}
+    conversion = json_schema_to_model(
+        schema, name="gem", options=ConversionOptions(strict_provider="gemini")
+    )
+    shown = conversion.llm_schema["properties"]["a"]
+    assert "enum" not in shown  # [] would allow nothing
+    assert shown["nullable"] is True
+    assert "null" in shown["description"]
+    assert "/properties/a/enum" in {e.pointer for e in conversion.report.of_kind("approximated")}
+    assert conversion.validate({"a": None}) == {"a": None}
+
+
 def test_openai_strict_root_combinators_are_removed_and_reported() -> None:
     schema = {
         "type": "object",
