@@ -195,7 +195,11 @@ class Conversion:
 
     @property
     def effective_schema(self) -> dict[str, Any]:
-        """The source schema read as standard JSON Schema 2020-12: what calls are checked against."""
+        """The source schema read as standard JSON Schema 2020-12: what calls are checked against.
+
+        One thing 2020-12 cannot say: under a declared draft-04, ``integer`` also refuses
+        ``1.0``, and calls are checked that way (``Normalized.integer_by_type``).
+        """
         return self._core.effective_schema
 
     @property
