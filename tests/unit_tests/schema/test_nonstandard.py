@@ -16,6 +16,14 @@ from langchain_toolrouter.schema import (
     SchemaConversionError,
     json_schema_to_model,
 )
+from langchain_toolrouter.schema.report import ReportKind
+
+# The plain conversion and the strict providers' variants.
+_EVERY_VARIANT = (
+    None,
+    ConversionOptions(strict_provider="openai"),
+    ConversionOptions(strict_provider="gemini"),
+)
 
 
 def _accepts(schema: dict[str, Any], args: dict[str, Any]) -> bool:
@@ -356,11 +364,7 @@ def test_odd_keyword_values_do_not_break_conversion() -> None:
         "dependentRequired": {"a": "b"},
         "dependencies": {"b": "nonsense"},
     }
-    for options in (
-        None,
-        ConversionOptions(strict_provider="openai"),
-        ConversionOptions(strict_provider="gemini"),
-    ):
+    for options in _EVERY_VARIANT:
         conversion = json_schema_to_model(schema, name="odd_values", options=options)
         jsonschema.Draft202012Validator.check_schema(conversion.llm_schema)
         assert conversion.validate({"a": "x", "b": 3}) == {"a": "x", "b": 3}
@@ -392,17 +396,13 @@ def test_odd_keyword_values_do_not_break_conversion() -> None:
     ],
 )
 def test_keyword_values_the_meta_schema_forbids_are_read_or_dropped_and_reported(
-    keyword: str, value: Any, kind: str
+    keyword: str, value: Any, kind: ReportKind
 ) -> None:
     # Once on a plain leaf (the check-and-copy walk's fastest case) and once at the root.
     leaf = {"type": "object", "properties": {"a": {"type": "string", keyword: value}}}
     root = {"type": "object", "properties": {"a": {"type": "string"}}, keyword: value}
     for schema, pointer in ((leaf, f"/properties/a/{keyword}"), (root, f"/{keyword}")):
-        for options in (
-            None,
-            ConversionOptions(strict_provider="openai"),
-            ConversionOptions(strict_provider="gemini"),
-        ):
+        for options in _EVERY_VARIANT:
             conversion = json_schema_to_model(schema, name="meta", options=options)
             jsonschema.Draft202012Validator.check_schema(conversion.llm_schema)
             if options is None:
