@@ -4,10 +4,11 @@ JSON Schema makes asserting ``format`` optional. We assert the formats whose def
 and that services read the same way, as ``jsonschema``'s default format checker does: a date
 (``YYYY-MM-DD``), an email address (holds an ``@``), IPv4 and IPv6 addresses, a UUID, a JSON
 Pointer and a relative one, a regular expression (one Python compiles, as ``jsonschema``
-checks it, or one ECMAScript does) and, when the ``idna`` package is installed (it comes with httpx), an
-internationalized host name; each only from the draft that defines it. The rest stay annotations: ``date-time``
-among them, because services commonly take a bare date or a date-time without an offset there
-(and their descriptions say so), and rejecting what the service accepts would cost a retry.
+checks it, or one ECMAScript does) and, when the ``idna`` package is installed (it comes with
+httpx), an internationalized host name; each only from the draft that defines it. The rest stay
+annotations: ``date-time`` among them, because services commonly take a bare date or a
+date-time without an offset there (and their descriptions say so), and rejecting what the
+service accepts would cost a retry.
 A checked string is never parsed into anything: it is sent exactly as given.
 """
 
