@@ -71,7 +71,8 @@ def _regex(value: str) -> bool:
     """Compiles in Python (what ``jsonschema`` checks) or, translated, as ECMAScript, which the
     format is defined by: ``\\p{L}`` or ``(?<name>x)`` is a regular expression to a JavaScript
     service."""
-    for candidate in (value, JS_NAMED_GROUP.sub("(?P<", value)):
+    named = JS_NAMED_GROUP.sub("(?P<", value)
+    for candidate in (value,) if named == value else (value, named):
         try:
             python_regex(candidate)
         except (re.error, RecursionError, OverflowError):

@@ -23,7 +23,7 @@ import copy
 import marshal
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urldefrag, urljoin
 
@@ -205,25 +205,17 @@ _ANCHOR_KEYWORDS = frozenset(("$anchor", "$dynamicAnchor", "$recursiveAnchor"))
 _ANCHOR_NAME = re.compile(r"[A-Za-z_][-A-Za-z0-9._]*\Z")
 
 
+def _annotation_ok(key: str, value: Any) -> bool:
+    """Whether the annotation keyword ``key`` has a value the meta-schema allows."""
+    if type(value) is not _ANNOTATION_TYPES[key]:
+        return False
+    check = _ANNOTATION_CHECKS.get(key)
+    return check is None or check(value)
+
+
 def _annotations_ok(s: dict[str, Any]) -> bool:
-    """Whether every annotation keyword of ``s`` has the value type the meta-schema requires."""
-    for key in s.keys() & _ANNOTATION_KEYS:
-        value: Any = s[key]
-        if type(value) is not _ANNOTATION_TYPES[key] or (
-            (key == "dependentRequired" and not _dependent_required_ok(value))
-            or (key in _ANCHOR_KEYWORDS and not _anchor_ok(value))
-            or (key == "$vocabulary" and not _vocabulary_ok(value))
-        ):
-            return False
-    return True
-
-
-def _anchor_ok(value: Any) -> bool:
-    return _ANCHOR_NAME.match(value) is not None
-
-
-def _vocabulary_ok(value: Any) -> bool:
-    return all(type(v) is bool for v in value.values())
+    """Whether every annotation keyword of ``s`` has a value the meta-schema allows."""
+    return all(_annotation_ok(key, s[key]) for key in s.keys() & _ANNOTATION_KEYS)
 
 
 def _dependent_required_ok(value: Any) -> bool:
@@ -231,6 +223,21 @@ def _dependent_required_ok(value: Any) -> bool:
         type(v) is list and all(type(n) is str for n in v) and len(set(v)) == len(v)
         for v in value.values()
     )
+
+
+# Beyond the JSON type, for the keywords whose values the meta-schema restricts further, and
+# what a report entry says a dropped value should have been (dependentRequired is repaired).
+_ANNOTATION_CHECKS: dict[str, Callable[[Any], bool]] = {
+    "dependentRequired": _dependent_required_ok,
+    "$vocabulary": lambda value: all(type(v) is bool for v in value.values()),
+    **dict.fromkeys(_ANCHOR_KEYWORDS, lambda value: _ANCHOR_NAME.match(value) is not None),
+}
+_ANNOTATION_EXPECTED = {
+    "$vocabulary": "an object mapping URIs to booleans",
+    **dict.fromkeys(
+        _ANCHOR_KEYWORDS, 'a name (a letter or "_", then letters, digits, "-", "." or "_")'
+    ),
+}
 
 
 def _clean_type(value: Any) -> bool:
@@ -896,9 +903,12 @@ class _Normalizer:
                         self.note_aliases(sub, join(here, index))
 
     def fix_annotations(self, out: dict[str, Any], src: str) -> None:
-        """Drop annotation values of the wrong JSON type (the result must be valid JSON Schema)."""
+        """Drop (or repair) annotation values the meta-schema does not allow: the result must
+        be valid JSON Schema."""
         for key in sorted(out.keys() & _ANNOTATION_KEYS):
             value = out[key]
+            if _annotation_ok(key, value):
+                continue
             if key == "dependentRequired" and type(value) is dict:
                 kept = {
                     k: list(dict.fromkeys(n for n in v if type(n) is str))
@@ -910,21 +920,14 @@ class _Normalizer:
                     self.note(
                         "dropped", join(src, key), "entries that are not lists of names removed"
                     )
-            elif type(value) is not _ANNOTATION_TYPES[key]:
+            else:
                 del out[key]
-                expected = getattr(_ANNOTATION_TYPES[key], "__name__", "")
-                self.note("dropped", join(src, key), f'"{key}" must be a {expected}, got {value!r}')
-            elif key in _ANCHOR_KEYWORDS and not _anchor_ok(value):
-                del out[key]
-                self.note(
-                    "dropped",
-                    join(src, key),
-                    f'"{key}" must be a name (a letter or "_", then letters, digits, "-", "." '
-                    f'or "_"), got {value!r}',
+                expected = (
+                    _ANNOTATION_EXPECTED[key]  # the right JSON type, but not an allowed value
+                    if type(value) is _ANNOTATION_TYPES[key]
+                    else "a " + getattr(_ANNOTATION_TYPES[key], "__name__", "")
                 )
-            elif key == "$vocabulary" and not _vocabulary_ok(value):
-                del out[key]
-                self.note("dropped", join(src, key), '"$vocabulary" must map URIs to booleans')
+                self.note("dropped", join(src, key), f'"{key}" must be {expected}, got {value!r}')
 
     def clean_ref(self, ref: Any, s: dict[str, Any]) -> bool:
         """Whether a ``$ref`` stays exactly as written: local, resolvable, nothing moves."""

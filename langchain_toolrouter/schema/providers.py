@@ -437,27 +437,20 @@ class _Gemini(_Adapter):
         if "enum" not in out:
             return
         values = out["enum"]
+        only_null = False
         if None in values:
             out["nullable"] = True
             values = [v for v in values if v is not None]
-            if not values:  # an empty enum would allow nothing, null included
-                del out["enum"]
-                out["description"] = (out.get("description", "") + " Must be null.").strip()
-                self.note(
-                    "approximated",
-                    join(pointer, "enum"),
-                    "the only allowed value is null: shown as nullable: true and said in the "
-                    "description",
-                )
-                return
-        if all(isinstance(v, str) for v in values):
+            only_null = not values  # as an empty enum, it would allow nothing, null included
+        if not only_null and all(isinstance(v, str) for v in values):
             out["enum"] = values
             return
         del out["enum"]
-        listed = ", ".join(json.dumps(v) for v in values)
-        out["description"] = (out.get("description", "") + f" Allowed values: {listed}.").strip()
-        self.note(
-            "approximated",
-            join(pointer, "enum"),
-            "enum with non-string values is not supported; the values are listed in the description",
-        )
+        if only_null:
+            said = "Must be null."
+            why = "the only allowed value is null: shown as nullable: true and said in the description"
+        else:
+            said = f"Allowed values: {', '.join(json.dumps(v) for v in values)}."
+            why = "enum with non-string values is not supported; the values are listed in the description"
+        out["description"] = (out.get("description", "") + " " + said).strip()
+        self.note("approximated", join(pointer, "enum"), why)
