@@ -194,6 +194,7 @@ class _Builder:
     def __init__(self, root: dict[str, Any], name: str) -> None:
         self.root = root
         self.name = name
+        self.targets: dict[str, Any] = {}  # $ref target pointer -> its annotation
 
     def fields(self, schema: dict[str, Any], owner: str, stack: tuple[str, ...]) -> dict[str, Any]:
         props: dict[str, Any] = schema.get("properties", {})
@@ -228,7 +229,13 @@ class _Builder:
                 return Any
             if len(schema) > 1:
                 return Any  # $ref with sibling constraints: no single Python type says both
-            return self.annotation(target, owner, (*stack, pointer))
+            # Built once per target: targets that use each other would otherwise be built
+            # once per path, exponentially many. (A first build cut short by a recursion or
+            # the depth limit is reused as it is: it is a typed view, not the gate.)
+            built = self.targets.get(pointer)
+            if built is None:
+                built = self.targets[pointer] = self.annotation(target, owner, (*stack, pointer))
+            return built
         if "const" in schema:
             return _literal([schema["const"]])
         if "enum" in schema and isinstance(schema["enum"], list) and schema["enum"]:

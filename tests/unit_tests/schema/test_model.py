@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import typing
 from typing import Any
 
 import pytest
@@ -103,3 +104,38 @@ def test_a_value_the_typed_view_refuses_keeps_its_raw_view_and_is_sent_exactly()
     assert by_keyword.n == 1e20
     assert conversion.payload(by_keyword) == {"n": 1e20, "from": "b"}
     assert conversion.payload(model(n=3)) == {"n": 3}
+
+
+def test_a_ref_target_used_on_many_paths_becomes_one_model_class() -> None:
+    # Each target used twice inside the one before: one class per path would be 2**12 classes
+    # (the builder's depth limit), built in seconds; one per target is 12.
+    levels = 16
+    defs: dict[str, Any] = {
+        f"d{i}": {
+            "type": "object",
+            "properties": {"a": {"$ref": f"#/$defs/d{i + 1}"}, "b": {"$ref": f"#/$defs/d{i + 1}"}},
+        }
+        for i in range(levels)
+    }
+    defs[f"d{levels}"] = {"type": "string"}
+    schema = {"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs}
+    model = json_schema_to_model(schema, name="doubling").model
+
+    def model_in(annotation: Any) -> Any:  # the model class of `M` or `M | None`
+        options = typing.get_args(annotation) or (annotation,)
+        found = [o for o in options if isinstance(o, type) and issubclass(o, BaseModel)]
+        return found[0] if found else None
+
+    classes = set()
+    node = model_in(model.model_fields["x"].annotation)
+    while node is not None:
+        a, b = (model_in(node.model_fields[k].annotation) for k in "ab")
+        assert a is b  # the same class on both paths
+        classes.add(node)
+        node = a
+    assert len(classes) >= 10  # (the builder types 12 levels, then Any)
+    assert model.model_validate({"x": {"a": {"b": {}}}}).model_dump(
+        by_alias=True, exclude_unset=True
+    )
+    with pytest.raises(ValidationError):
+        model.model_validate({"x": {"a": 5}})
