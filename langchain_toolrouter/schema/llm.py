@@ -6,6 +6,15 @@ model APIs and LangChain's own converters resolve references badly or not at all
 reference cannot be inlined: by default it is kept as ``$defs``/``$ref`` (still valid JSON
 Schema, exact), or, when ``bounded`` is set, unrolled that many levels and then cut to an
 unconstrained value with a description saying so. Both are reported.
+
+Inlining copies a target at each use, so targets that use each other grow the schema
+exponentially (a target used twice inside one used twice, and so on: 18 levels make 17 MB).
+Once inlining has produced more than ``_GROWTH`` times the schema's own size (plus
+``_SLACK`` nodes), the remaining refs are cut to an unconstrained value with a description
+saying so, and reported; calls are still validated against the full schema. Keeping them as
+``$defs`` instead would be exact, but LangChain's ``convert_to_openai_tool`` (``bind_tools``)
+inlines every ``$ref`` itself, and would hang. Real tool schemas stay far below the limit (at
+most 2.3x in our corpora).
 """
 
 from __future__ import annotations
@@ -17,6 +26,7 @@ from langchain_toolrouter.schema.pointers import (
     SCHEMA_LIST_KEYS,
     SCHEMA_MAP_KEYS,
     SUBSCHEMA_KEYS,
+    iter_subschemas,
     ref_to_pointer,
     resolve,
     to_pointer,
@@ -47,6 +57,9 @@ _INTERACTING = (
     frozenset(("if", "then", "else")),
 )
 _NON_NAME = re.compile(r"[^A-Za-z0-9_.-]")
+# How many schema nodes inlining may produce: _GROWTH times the effective schema's, plus _SLACK.
+_GROWTH = 10
+_SLACK = 5_000
 
 
 def inline_refs(
@@ -85,6 +98,9 @@ class _Inliner:
         self.defs: dict[str, Any] = {}
         self.def_names: dict[str, str] = {}  # target pointer -> $defs name
         self.reported: set[str] = set()
+        self.produced = 0  # schema nodes the walk has made so far
+        self.cut: set[str] = set()  # targets no longer inlined (past the limit)
+        self.limit = _SLACK + _GROWTH * sum(1 for _ in iter_subschemas(root, ""))
 
     def walk(self, schema: Any, where: _Where, stack: tuple[str, ...]) -> Any:
         """A copy of ``schema`` with its refs inlined; ``stack``: the ref targets being inlined."""
@@ -92,6 +108,7 @@ class _Inliner:
             return schema
         if "$ref" in schema:
             return self.ref(schema, where, stack)
+        self.produced += 1
         if _KIND_KEYS.isdisjoint(schema):  # no subschema inside (most leaves): a plain copy
             return dict(schema)
         walk = self.walk  # plain loops below: cheaper than comprehensions on Python 3.11
@@ -125,6 +142,8 @@ class _Inliner:
         seen = stack.count(target_pointer)
         if (seen >= self.bounded) if self.bounded is not None else seen > 0:
             body: dict[str, Any] = self.recursive(target_pointer, _pointer(where), stack)
+        elif self.produced > self.limit:
+            body = self.oversized(target_pointer, _pointer(where))
         else:
             try:
                 target = resolve(self.root, target_pointer)
@@ -169,6 +188,22 @@ class _Inliner:
             body = self.walk(target, target_pointer, (target_pointer,))
             self.defs[name] = body
         return {"$ref": f"#/$defs/{name}"}
+
+    def oversized(self, target_pointer: str, pointer: str) -> dict[str, Any]:
+        """What stands for a ``$ref`` once inlining has produced more than ``limit`` nodes."""
+        if target_pointer not in self.cut:  # one entry per target: it may be cut at many places
+            self.cut.add(target_pointer)
+            self.entries.append(
+                ReportEntry(
+                    "approximated",
+                    pointer,
+                    f"$ref to {'#' + target_pointer!r} not inlined here or past this point: "
+                    f"inlining every use would grow the model-facing schema past {self.limit} "
+                    "nodes (its targets use each other); the value is left unconstrained "
+                    "there, and calls are still validated against the full schema",
+                )
+            )
+        return {"description": "(not shown: the full schema is too large to inline)"}
 
     def def_name(self, target_pointer: str) -> str:
         last = target_pointer.rsplit("/", 1)[-1] or "root"

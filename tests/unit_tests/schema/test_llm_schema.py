@@ -12,7 +12,11 @@ from typing import Any
 import jsonschema  # type: ignore[import-untyped]  # no stubs in the environment
 import pytest
 
-from langchain_toolrouter.schema import ConversionOptions, json_schema_to_model
+from langchain_toolrouter.schema import (
+    ArgsValidationError,
+    ConversionOptions,
+    json_schema_to_model,
+)
 from langchain_toolrouter.schema.llm import inline_refs
 from langchain_toolrouter.schema.pointers import iter_subschemas
 
@@ -308,3 +312,53 @@ def test_ref_siblings_are_merged_into_the_target_only_where_that_keeps_its_meani
     original, model_facing = (jsonschema.Draft202012Validator(s) for s in (schema, shown))
     for value in (1, True, "s", {"b": "x"}, {"c": 1}, [], ["s"], ["s", 1]):
         assert original.is_valid({"a": value}) == model_facing.is_valid({"a": value}), value
+
+
+def _doubling(levels: int) -> dict[str, Any]:
+    """Each target used twice inside the one before: full inlining has 2**levels copies."""
+    defs: dict[str, Any] = {
+        f"d{i}": {
+            "type": "object",
+            "properties": {"a": {"$ref": f"#/$defs/d{i + 1}"}, "b": {"$ref": f"#/$defs/d{i + 1}"}},
+            "required": ["a"],
+        }
+        for i in range(levels)
+    }
+    defs[f"d{levels}"] = {"type": "string", "enum": ["leaf"]}
+    return {"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs}
+
+
+def _deepest(levels: int, missing: str | None = None, strict: bool = False) -> dict[str, Any]:
+    """A call down the "a" branch to the leaf (or with ``missing`` as the leaf's value);
+    ``strict``: as OpenAI's strict mode sends it, with ``null`` for the optional "b"."""
+    value: Any = "leaf" if missing is None else missing
+    for _ in range(levels):
+        value = {"a": value, "b": None} if strict else {"a": value}
+    return {"x": value}
+
+
+@pytest.mark.parametrize("variant", list(OPTIONS))
+def test_targets_used_inside_each_other_stop_being_inlined_past_a_size_limit(variant: str) -> None:
+    levels = 16
+    schema = _doubling(levels)
+    conversion = json_schema_to_model(schema, name="doubling", options=OPTIONS[variant])
+    llm = conversion.llm_schema
+    # Full inlining would make 2**levels copies; the limit is 5,000 + 10x the schema's own
+    # nodes (plus what the $refs in progress add when it is reached, and strict mode's wrappers).
+    limit = 5_000 + 10 * sum(1 for _ in iter_subschemas(schema, ""))
+    assert sum(1 for _ in iter_subschemas(llm, "")) < 2 * limit
+    text = json.dumps(llm)
+    assert "$ref" not in text  # LangChain's convert_to_openai_tool would inline them all again
+    assert "(not shown: the full schema is too large to inline)" in text
+    cut = [e for e in conversion.report.of_kind("approximated") if "not inlined" in e.reason]
+    targets = [e.reason.split("'")[1] for e in cut]
+    assert targets
+    assert len(targets) == len(set(targets))  # one entry per target, not per place
+    if variant == "default":  # (4 s for 5,000 nodes: once is enough)
+        jsonschema.Draft202012Validator.check_schema(llm)
+    # the model-facing schema still accepts every call the tool accepts; the tool stays exact
+    deep = _deepest(levels, strict=variant == "openai")
+    assert jsonschema.Draft202012Validator(llm).is_valid(deep)
+    assert conversion.validate(_deepest(levels)) == _deepest(levels)
+    with pytest.raises(ArgsValidationError):
+        conversion.validate(_deepest(levels, missing="other"))
