@@ -100,19 +100,40 @@ class ConversionCore:
     @property
     def llm(self) -> tuple[dict[str, Any], tuple[ReportEntry, ...]]:
         if self._llm is None:
-            opts = self.options
+            try:
+                schema, entries = self._model_facing(self.effective_schema, self._has_refs)
+            except Exception as exc:
+                # Degrade as normalize and the validator do, rather than fail loading the tool
+                # (and every tool loaded with it).
+                why = (
+                    "is nested too deeply to build its model-facing form (more levels than "
+                    "Python's recursion limit allows)"
+                    if isinstance(exc, RecursionError)
+                    else f"could not be shown to the model ({type(exc).__name__}: {exc}; please "
+                    "report this schema)"
+                )
+                reason = f"the schema {why}; the model sees an object with any properties"
+                warnings.warn(f"tool schema degraded: {reason}", RuntimeWarning, stacklevel=3)
+                schema, entries = self._model_facing({"type": "object"}, False)
+                entries = [ReportEntry("dropped", "", reason), *entries]
+            self._llm = (schema, tuple(entries))
+        return self._llm
+
+    def _model_facing(
+        self, schema: dict[str, Any], has_refs: bool
+    ) -> tuple[dict[str, Any], list[ReportEntry]]:
+        """``schema`` with its refs inlined and adapted to the strict provider, if any."""
+        opts = self.options
+        entries: list[ReportEntry] = []
+        if has_refs:
             bounded = opts.recursion_depth
             if opts.strict_provider == "gemini" and bounded is None:
                 bounded = 2
-            if self._has_refs:
-                schema, entries = inline_refs(self.effective_schema, bounded=bounded)
-            else:
-                schema, entries = self.effective_schema, []
-            if opts.strict_provider is not None:
-                schema, more = adapt_for_provider(schema, opts.strict_provider)
-                entries = entries + more
-            self._llm = (schema, tuple(entries))
-        return self._llm
+            schema, entries = inline_refs(schema, bounded=bounded)
+        if opts.strict_provider is not None:
+            schema, more = adapt_for_provider(schema, opts.strict_provider)
+            entries = entries + more
+        return schema, entries
 
     @property
     def renames(self) -> tuple[ReportEntry, ...]:

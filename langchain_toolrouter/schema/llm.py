@@ -14,7 +14,8 @@ Once inlining has produced more than ``_GROWTH`` times the schema's own size (pl
 saying so, and reported; calls are still validated against the full schema. Keeping them as
 ``$defs`` instead would be exact, but LangChain's ``convert_to_openai_tool`` (``bind_tools``)
 inlines every ``$ref`` itself, and would hang. Real tool schemas stay far below the limit (at
-most 2.3x in our corpora).
+most 2.3x in our corpora). A chain of more than ``_MAX_NESTED_REFS`` refs inlined one inside
+another, which would exhaust the stack, is cut the same way.
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ _NON_NAME = re.compile(r"[^A-Za-z0-9_.-]")
 # How many schema nodes inlining may produce: _GROWTH times the effective schema's, plus _SLACK.
 _GROWTH = 10
 _SLACK = 5_000
+# $refs inlined inside one another at most: a longer chain would exhaust the stack.
+_MAX_NESTED_REFS = 64
 
 
 def inline_refs(
@@ -99,7 +102,7 @@ class _Inliner:
         self.def_names: dict[str, str] = {}  # target pointer -> $defs name
         self.reported: set[str] = set()
         self.produced = 0  # schema nodes the walk has made so far
-        self.cut: set[str] = set()  # targets no longer inlined (past the limit)
+        self.cut: set[str] = set()  # targets not inlined somewhere (past a limit)
         self.limit = _SLACK + _GROWTH * sum(1 for _ in iter_subschemas(root, ""))
 
     def walk(self, schema: Any, where: _Where, stack: tuple[str, ...]) -> Any:
@@ -143,7 +146,18 @@ class _Inliner:
         if (seen >= self.bounded) if self.bounded is not None else seen > 0:
             body: dict[str, Any] = self.recursive(target_pointer, _pointer(where), stack)
         elif self.produced > self.limit:
-            body = self.oversized(target_pointer, _pointer(where))
+            body = self.cut_off(
+                target_pointer,
+                _pointer(where),
+                f"inlining every use would grow the model-facing schema past {self.limit} "
+                "nodes (its targets use each other)",
+            )
+        elif len(stack) >= _MAX_NESTED_REFS:
+            body = self.cut_off(
+                target_pointer,
+                _pointer(where),
+                f"it sits {_MAX_NESTED_REFS} $refs deep, more than the model-facing schema inlines",
+            )
         else:
             try:
                 target = resolve(self.root, target_pointer)
@@ -189,8 +203,8 @@ class _Inliner:
             self.defs[name] = body
         return {"$ref": f"#/$defs/{name}"}
 
-    def oversized(self, target_pointer: str, pointer: str) -> dict[str, Any]:
-        """What stands for a ``$ref`` once inlining has produced more than ``limit`` nodes."""
+    def cut_off(self, target_pointer: str, pointer: str, why: str) -> dict[str, Any]:
+        """What stands for a ``$ref`` that is not inlined (``why``), though not recursive."""
         if target_pointer not in self.cut:  # one entry per target: it may be cut at many places
             self.cut.add(target_pointer)
             self.entries.append(
@@ -198,9 +212,8 @@ class _Inliner:
                     "approximated",
                     pointer,
                     f"$ref to {'#' + target_pointer!r} not inlined here or past this point: "
-                    f"inlining every use would grow the model-facing schema past {self.limit} "
-                    "nodes (its targets use each other); the value is left unconstrained "
-                    "there, and calls are still validated against the full schema",
+                    f"{why}; the value is left unconstrained there, and calls are still "
+                    "validated against the full schema",
                 )
             )
         return {"description": "(not shown: the full schema is too large to inline)"}

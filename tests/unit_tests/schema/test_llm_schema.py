@@ -5,7 +5,9 @@ Checked on every corpus schema and for each strict provider variant.
 
 from __future__ import annotations
 
+import inspect
 import json
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -362,3 +364,45 @@ def test_targets_used_inside_each_other_stop_being_inlined_past_a_size_limit(var
     assert conversion.validate(_deepest(levels)) == _deepest(levels)
     with pytest.raises(ArgsValidationError):
         conversion.validate(_deepest(levels, missing="other"))
+
+
+def _chain(links: int) -> dict[str, Any]:
+    """``links`` targets, each holding a $ref to the next."""
+    defs: dict[str, Any] = {
+        f"d{i}": {"type": "object", "properties": {"n": {"$ref": f"#/$defs/d{i + 1}"}}}
+        for i in range(links)
+    }
+    defs[f"d{links}"] = {"type": "string"}
+    return {"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs}
+
+
+@pytest.mark.parametrize("links", [100, 2_000])
+def test_a_chain_of_refs_is_inlined_64_deep_then_cut(links: int) -> None:
+    conversion = json_schema_to_model(_chain(links), name="chain")
+    node, depth = conversion.llm_schema["properties"]["x"], 0  # 2,000: RecursionError before
+    while "properties" in node:
+        node, depth = node["properties"]["n"], depth + 1
+    assert depth == 64
+    assert node == {"description": "(not shown: the full schema is too large to inline)"}
+    [cut] = [e for e in conversion.report if "not inlined" in e.reason]
+    assert "64 $refs deep" in cut.reason
+    if links == 100:  # (2,000 links are too many to compile the validator: it degrades)
+        # calls are still checked against the whole chain
+        assert conversion.validate({"x": {"n": {"n": {}}}}) == {"x": {"n": {"n": {}}}}
+        with pytest.raises(ArgsValidationError):
+            conversion.validate({"x": {"n": {"n": 5}}})
+
+
+def test_a_model_facing_schema_too_deep_for_the_stack_degrades_with_a_warning() -> None:
+    conversion = json_schema_to_model(_chain(60), name="deep")  # 60 links: under the cut
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack()) + 120)  # enough to warn, not to inline 60 links
+    try:
+        with pytest.warns(RuntimeWarning, match="tool schema degraded: the schema is nested too"):
+            llm = conversion.llm_schema
+    finally:
+        sys.setrecursionlimit(limit)
+    assert llm == {"type": "object"}
+    [entry] = conversion.report.of_kind("dropped")
+    assert entry.pointer == ""
+    assert "the model sees an object with any properties" in entry.reason
