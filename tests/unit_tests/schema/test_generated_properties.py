@@ -9,7 +9,7 @@ from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]  # no stubs in the environment
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from langchain_toolrouter.schema import ConversionOptions, json_schema_to_model
@@ -163,7 +163,9 @@ def test_generated_schemas_are_exact_and_strict(
     jsonschema.Draft202012Validator.check_schema(conversion.llm_schema)
     judge = oracle(schema)
     instance = data.draw(instances(schema), label="valid instance")
-    assert judge.is_valid(instance)
+    # hypothesis-jsonschema ignores a "format" merged with a "const" (allOf: [{format: email},
+    # {const: ""}]): such a schema allows nothing, and its draw is not an instance.
+    assume(judge.is_valid(instance))
     assert sends_exactly(conversion, instance)
     assert conversion.payload(conversion.model.model_validate(instance)) == instance
     for _ in range(3):
