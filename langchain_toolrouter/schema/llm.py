@@ -103,7 +103,7 @@ class _Inliner:
         self.reported: set[str] = set()
         self.produced = 0  # schema nodes the walk has made so far
         self.cut: set[str] = set()  # targets not inlined somewhere (past a limit)
-        self.limit = _SLACK + _GROWTH * sum(1 for _ in iter_subschemas(root, ""))
+        self.limit = 0  # the most nodes inlining may produce (see ``over_limit``)
 
     def walk(self, schema: Any, where: _Where, stack: tuple[str, ...]) -> Any:
         """A copy of ``schema`` with its refs inlined; ``stack``: the ref targets being inlined."""
@@ -145,7 +145,7 @@ class _Inliner:
         seen = stack.count(target_pointer)
         if (seen >= self.bounded) if self.bounded is not None else seen > 0:
             body: dict[str, Any] = self.recursive(target_pointer, _pointer(where), stack)
-        elif self.produced > self.limit:
+        elif self.produced > _SLACK and self.over_limit():
             body = self.cut_off(
                 target_pointer,
                 _pointer(where),
@@ -202,6 +202,12 @@ class _Inliner:
             body = self.walk(target, target_pointer, (target_pointer,))
             self.defs[name] = body
         return {"$ref": f"#/$defs/{name}"}
+
+    def over_limit(self) -> bool:
+        """Whether inlining has produced more nodes than it may (``_SLACK`` nodes past it)."""
+        if not self.limit:  # counted only when needed: walking the schema costs ~5 us a node
+            self.limit = _SLACK + _GROWTH * sum(1 for _ in iter_subschemas(self.root, ""))
+        return self.produced > self.limit
 
     def cut_off(self, target_pointer: str, pointer: str, why: str) -> dict[str, Any]:
         """What stands for a ``$ref`` that is not inlined (``why``), though not recursive."""
