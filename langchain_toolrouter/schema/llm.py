@@ -73,9 +73,27 @@ def inline_refs(
     out = inliner.walk(root, "", ())
     if not isinstance(out, dict):
         out = {"type": "object"}
-    if inliner.defs:
-        out["$defs"] = inliner.defs
-    return out, inliner.entries
+    if not inliner.defs:
+        return out, inliner.entries
+    out["$defs"] = inliner.defs
+    # LangChain's convert_to_openai_tool (bind_tools) inlines $defs itself, unrolling each
+    # recursion once per path. Interlinked recursive targets, each body inlined around the
+    # refs to the others, can make that exponential (13 KB became 2.4 MB): where it would pass
+    # the size limit, show the schema unrolled once, as it would, but bounded.
+    probe = _Inliner(out, 1)
+    probe.walk(out, "", ())
+    if not probe.oversized:
+        return out, inliner.entries
+    unrolled = _Inliner(root, 1)
+    flat = unrolled.walk(root, "", ())
+    reason = (
+        "recursive $refs unrolled once instead of kept in $defs: LangChain's "
+        f"convert_to_openai_tool would inline those $defs itself, past {probe.limit} nodes"
+    )
+    return (
+        flat if isinstance(flat, dict) else {"type": "object"},
+        [ReportEntry("approximated", "", reason), *unrolled.entries],
+    )
 
 
 # Where a node sits in ``root``: a JSON pointer, or (where its parent sits, its key or index).
@@ -104,6 +122,7 @@ class _Inliner:
         self.produced = 0  # schema nodes the walk has made so far
         self.cut: set[str] = set()  # targets not inlined somewhere (past a limit)
         self.limit = 0  # the most nodes inlining may produce (see ``over_limit``)
+        self.oversized = False  # whether it reached the limit
 
     def walk(self, schema: Any, where: _Where, stack: tuple[str, ...]) -> Any:
         """A copy of ``schema`` with its refs inlined; ``stack``: the ref targets being inlined."""
@@ -146,6 +165,7 @@ class _Inliner:
         if (seen >= self.bounded) if self.bounded is not None else seen > 0:
             body: dict[str, Any] = self.recursive(target_pointer, _pointer(where), stack)
         elif self.produced > _SLACK and self.over_limit():
+            self.oversized = True
             body = self.cut_off(
                 target_pointer,
                 _pointer(where),

@@ -13,6 +13,7 @@ from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]  # no stubs in the environment
 import pytest
+from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from langchain_toolrouter.schema import (
     ArgsValidationError,
@@ -406,3 +407,45 @@ def test_a_model_facing_schema_too_deep_for_the_stack_degrades_with_a_warning() 
     [entry] = conversion.report.of_kind("dropped")
     assert entry.pointer == ""
     assert "the model sees an object with any properties" in entry.reason
+
+
+def test_interlinked_recursive_targets_are_unrolled_once_when_langchain_would_blow_them_up() -> (
+    None
+):
+    # Four types, each with a property of each other type: kept in $defs (9 KB), LangChain's
+    # convert_to_openai_tool inlined them itself into 57 MB, in a minute.
+    names = ["a", "b", "c", "d"]
+    defs = {
+        n: {"type": "object", "properties": {f"to_{m}": {"$ref": f"#/$defs/{m}"} for m in names}}
+        for n in names
+    }
+    schema = {"type": "object", "properties": {"root": {"$ref": "#/$defs/a"}}, "$defs": defs}
+    conversion = json_schema_to_model(schema, name="mutual")
+    llm = conversion.llm_schema
+    assert "$ref" not in json.dumps(llm)
+    assert (
+        len(
+            json.dumps(
+                convert_to_openai_tool({"name": "mutual", "description": "d", "parameters": llm})
+            )
+        )
+        < 500_000
+    )
+    [entry] = [e for e in conversion.report if "unrolled once" in e.reason]
+    assert entry.pointer == ""
+    deep = {"root": {"to_b": {"to_c": {"to_d": {"to_a": {"to_b": {}}}}}}}
+    assert conversion.validate(deep) == deep
+    with pytest.raises(ArgsValidationError):
+        conversion.validate({"root": {"to_b": {"to_c": {"to_d": {"to_a": {"to_b": 1}}}}}})
+    # one recursive target stays exact, in $defs: LangChain unrolls it cheaply
+    tree = {
+        "type": "object",
+        "properties": {"node": {"$ref": "#/$defs/n"}},
+        "$defs": {
+            "n": {
+                "type": "object",
+                "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/n"}}},
+            }
+        },
+    }
+    assert "$defs" in json_schema_to_model(tree, name="tree").llm_schema
