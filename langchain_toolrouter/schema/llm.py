@@ -15,7 +15,9 @@ saying so, and reported; calls are still validated against the full schema. Keep
 ``$defs`` instead would be exact, but LangChain's ``convert_to_openai_tool`` (``bind_tools``)
 inlines every ``$ref`` itself, and would hang. Real tool schemas stay far below the limit (at
 most 2.3x in our corpora). A chain of more than ``_MAX_NESTED_REFS`` refs inlined one inside
-another, which would exhaust the stack, is cut the same way.
+another, which would exhaust the stack, is cut the same way. And where recursive targets refer
+to each other, so that LangChain's own inlining of the kept ``$defs`` would pass the limit, the
+model sees the recursion unrolled once, as LangChain would show it, but bounded.
 """
 
 from __future__ import annotations
@@ -76,6 +78,8 @@ def inline_refs(
     if not inliner.defs:
         return out, inliner.entries
     out["$defs"] = inliner.defs
+    if len(inliner.defs) == 1:  # one target: LangChain cuts it at its first repeat
+        return out, inliner.entries
     # LangChain's convert_to_openai_tool (bind_tools) inlines $defs itself, unrolling each
     # recursion once per path. Interlinked recursive targets, each body inlined around the
     # refs to the others, can make that exponential (13 KB became 2.4 MB): where it would pass
