@@ -228,7 +228,8 @@ class _Inliner:
         return {"$ref": f"#/$defs/{name}"}
 
     def over_limit(self) -> bool:
-        """Whether inlining has produced more nodes than it may (``_SLACK`` nodes past it)."""
+        """Whether inlining has produced more nodes than it may: ``_SLACK`` plus ``_GROWTH`` times
+        the schema's own (checked only past ``_SLACK``)."""
         if not self.limit:  # counted only when needed: walking the schema costs ~5 us a node
             self.limit = _SLACK + _GROWTH * sum(1 for _ in iter_subschemas(self.root, ""))
         return self.produced > self.limit
