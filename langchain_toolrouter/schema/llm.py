@@ -163,6 +163,7 @@ class _Inliner:
 
     def ref(self, schema: dict[str, Any], where: _Where, stack: tuple[str, ...]) -> Any:
         target_pointer = ref_to_pointer(schema["$ref"]) or ""
+        self.produced += 1  # a node in any case: the target, or what stands for it
         siblings = {k: v for k, v in schema.items() if k != "$ref"}
         rest = self.walk(siblings, where, stack) if siblings else {}
         seen = stack.count(target_pointer)
