@@ -73,6 +73,9 @@ def field_names(names: Iterable[str]) -> dict[str, tuple[str, str | None]]:
     """
     names = list(names)
     taken = {n for n in names if _why_unsafe(n) is None}
+    # The next suffix to try per candidate: many names that clean up alike ("a b", "a-b",
+    # "a.b"...) then cost one probe each, not one per name already given that candidate.
+    next_suffix: dict[str, int] = {}
     out: dict[str, tuple[str, str | None]] = {}
     for name in names:
         why = _why_unsafe(name)
@@ -80,11 +83,12 @@ def field_names(names: Iterable[str]) -> dict[str, tuple[str, str | None]]:
             out[name] = (name, None)
             continue
         candidate = _safe(name)
-        n = 2
+        n = next_suffix.get(candidate, 2)
         unique = candidate
         while unique in taken:
             unique = f"{candidate}_{n}"
             n += 1
+        next_suffix[candidate] = n
         taken.add(unique)
         out[name] = (unique, why)
     return out

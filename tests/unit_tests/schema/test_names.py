@@ -9,6 +9,7 @@ import warnings
 import pytest
 
 from langchain_toolrouter.schema import json_schema_to_model
+from langchain_toolrouter.schema.naming import field_names
 
 TRICKY_NAMES = [
     "first name",
@@ -123,3 +124,24 @@ def test_python_name_is_not_accepted_on_the_wire() -> None:
         conversion.validate({"from_": "x"})
     with pytest.raises(ValueError, match="from_"):
         conversion.model.model_validate({"from_": "x"})
+
+
+def test_names_that_clean_up_alike_get_the_first_free_suffixes() -> None:
+    # "a_b_2" and "a_b_4" are taken by properties named so; the other names all clean up to
+    # "a_b" (or "c") and take the free suffixes in order, each candidate counting on its own.
+    names = ["a b", "a_b_2", "c!", "a-b", "a_b_4", "c?", "a.b", "a+b", "c#"]
+    got = {name: attr for name, (attr, _why) in field_names(names).items()}
+    assert got == {
+        "a b": "a_b",
+        "a_b_2": "a_b_2",
+        "c!": "c",
+        "a-b": "a_b_3",
+        "a_b_4": "a_b_4",
+        "c?": "c_2",
+        "a.b": "a_b_5",
+        "a+b": "a_b_6",
+        "c#": "c_3",
+    }
+    many = [f"x y{chr(0x4E00 + i)}" for i in range(2000)]  # all clean up to "x_y"
+    attrs = [attr for attr, _why in field_names(many).values()]
+    assert attrs == ["x_y", *(f"x_y_{n}" for n in range(2, 2001))]
