@@ -433,7 +433,6 @@ def normalize(raw: Any) -> Normalized:
 class _Normalizer:
     __slots__ = (
         "aliased",
-        "copies",
         "draft4",
         "entries",
         "failed",
@@ -488,9 +487,6 @@ class _Normalizer:
         self.prefix = ""  # added in front of every effective pointer (bare-map root)
         self.has_defs = False
         self.has_clean_refs = False
-        # id of a source subschema -> its fresh copy, for subtrees found standard while
-        # checking a parent that then needed a rewrite (the source is alive, so ids are stable)
-        self.copies: dict[int, dict[str, Any]] = {}
         self.id_scopes = 0  # > 0 while inside a non-root "$id": refs resolve against it
         self.ref_verdicts: dict[str, bool] = {}  # clean_ref's answer per $ref string
         # ids of source subschemas the check found in need of a rewrite (never checked twice)
@@ -598,10 +594,10 @@ class _Normalizer:
         if eff is not None and src != eff:
             self.moved[src] = eff
         elif self.fast and type(s) is dict and not self.id_scopes and id(s) not in self.failed:
-            # Found standard while checking a parent that then needed a rewrite, or now. Not
-            # inside a nested "$id" resource: its "#/..." refs are relative to that resource,
-            # which the check (and a copy it made before entering the resource) assumed not.
-            copied = self.copies.get(id(s)) or self.fresh(s, not src and eff is None)
+            # Checked again when the check of a parent that then needed a rewrite met it (at
+            # most twice in all: its copy was not kept). Not inside a nested "$id" resource:
+            # its "#/..." refs are relative to that resource, which the check assumes not.
+            copied = self.fresh(s, not src and eff is None)
             if copied is not None:
                 if self.aliased:
                     self.note_aliases(copied, src)
@@ -708,7 +704,6 @@ class _Normalizer:
         out = dict(s)
         types: Any = None
         required: set[str] | None = None
-        nested = False  # holds a subschema: worth remembering for the rewriting path
         kind_of = self.kind_of
         for key, value in s.items():
             kind = kind_of(key, 0)
@@ -751,7 +746,6 @@ class _Normalizer:
                     elif type(v) is not bool:
                         return None
                 out[key] = copied_map
-                nested = True
                 if kind == 5:  # _K_DEFS
                     self.has_defs = True
             elif kind == 6:  # _K_ONE
@@ -760,7 +754,6 @@ class _Normalizer:
                     if c is None:
                         return None
                     out[key] = c
-                    nested = True
                 elif type(value) is not bool:
                     return None
             elif kind == 7:  # _K_REQUIRED
@@ -808,7 +801,6 @@ class _Normalizer:
                     else:
                         return None
                 out[key] = copied_list
-                nested = True
             elif kind == 14:  # _K_BOOL
                 if type(value) is not bool:
                     return None
@@ -831,8 +823,6 @@ class _Normalizer:
                         return None
             elif not _OBJECT_ONLY_SET.isdisjoint(s):
                 return None
-        if nested:
-            self.copies[id(s)] = out
         return out
 
     def child(self, s: dict[str, Any]) -> dict[str, Any] | None:
@@ -1493,10 +1483,7 @@ class _Normalizer:
                     defs = root.setdefault("$defs", {})
                     name = _free_name(defs, "ref_target")
                     where = copies[pointer] = join("/$defs", name)
-                    shared = self.copies.get(id(source))
-                    kept = self.node(source, pointer, where)
-                    if kept is shared:  # already placed where the source had it
-                        kept = copy.deepcopy(kept)
+                    kept = self.node(source, pointer, where)  # moved: a new copy
                     defs[name] = kept
                     pending.append(kept)
                 node["$ref"] = "#" + where
