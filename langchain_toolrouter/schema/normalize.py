@@ -869,6 +869,8 @@ class _Normalizer:
         """Report the type names ``fresh`` renamed in ``copied`` (its copy of the source node at
         ``pointer``), in the order the rewriting path reports them: keys in order, depth first.
         """
+        if not self.aliased:  # all reported: nothing below to look for
+            return
         renamed = self.aliased.pop(id(copied), None)
         for key, value in copied.items():
             if key == "type":
