@@ -452,6 +452,7 @@ class _Normalizer:
         "ref_verdicts",
         "refs",
         "root_written",
+        "unlifted",
         "uris",
     )
 
@@ -503,6 +504,8 @@ class _Normalizer:
         self.nested_ids: bool | None = None  # any "$id" below the root (found on demand)
         # The root's "type" as written, once fix_root_type narrowed it (_ABSENT: none given)
         self.root_written: Any = None
+        # Draft-03 "required": true pointers no "properties" lifted into a list (yet), in order
+        self.unlifted: dict[str, None] = {}
 
     def note(self, kind: ReportKind, pointer: str, reason: str) -> None:
         self.entries.append(ReportEntry(kind, pointer, reason))
@@ -547,6 +550,9 @@ class _Normalizer:
             node = self.node(raw, "", None)  # a new dict (never the caller's), or a boolean
             root = node if isinstance(node, dict) else {}
             self.fix_root_type(root)
+        for pointer in self.unlifted:
+            below_bare_root = bool(self.prefix) and pointer.count("/") == 2
+            self.note("dropped", pointer, _UNLIFTED_REQUIRED[below_bare_root])
         if self.has_clean_refs:
             self.repoint_clean_refs(root)
         self.rewrite_refs(root)
@@ -1167,7 +1173,11 @@ class _Normalizer:
 
     def required_keyword(self, out: dict[str, Any], value: Any, here: str) -> None:
         if isinstance(value, bool):
-            return  # draft-03 boolean form, lifted into the parent by lift_boolean_required
+            # Draft-03 boolean form: lifted into the parent by lift_boolean_required when this
+            # is one of its "properties"; reported at the end of run() otherwise.
+            if value:
+                self.unlifted[here] = None
+            return
         if isinstance(value, str):
             self.note("approximated", here, '"required" given as a string; read as a one-name list')
             value = [value]
@@ -1191,9 +1201,11 @@ class _Normalizer:
     ) -> None:
         for name, prop in props.items():
             if isinstance(prop, Mapping) and prop.get("required") is True:
+                pointer = join(join(join(src, "properties"), name), "required")
+                self.unlifted.pop(pointer, None)
                 self.note(
                     "approximated",
-                    join(join(join(src, "properties"), name), "required"),
+                    pointer,
                     f"draft-03 'required: true' read as {name!r} in the parent's required list",
                 )
                 required = out.setdefault("required", [])
@@ -1566,6 +1578,14 @@ _IN_PLACE = frozenset(("allOf", "anyOf", "oneOf", "not", "if", "then", "else", "
 # Root keywords a copy of the root in $defs leaves out: definitions and resource identity.
 _NOT_COPIED_WITH_ROOT = frozenset(("$defs", "definitions", "$id", "$anchor", "$dynamicAnchor"))
 _ABSENT = object()  # the root had no "type"
+# Why a draft-03 "required": true was not applied: [anywhere but below a bare-map root, there]
+_UNLIFTED_REQUIRED = (
+    "draft-03 'required: true' applies only to a schema in a \"properties\" map (it is lifted "
+    "into that object's required list); ignored here",
+    "draft-03 'required: true' ignored: the root is a bare map of properties, read with no "
+    'required property; to require it, use {"type": "object", "properties": {...}, '
+    '"required": [...]}',
+)
 
 
 def _free_name(defs: dict[str, Any], wanted: str) -> str:

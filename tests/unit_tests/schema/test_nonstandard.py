@@ -162,6 +162,28 @@ def test_draft03_required_joins_a_required_list_in_either_key_order(required_fir
     assert conversion.validate({"g": 1, "a": 2}) == {"g": 1, "a": 2}
 
 
+def test_draft03_required_with_no_properties_to_lift_into_is_reported() -> None:
+    # A bare map root (as tool hubs publish them) is read with no required property, and a
+    # "required": true outside a "properties" map has no list to join: both are reported,
+    # never dropped silently.
+    bare = {"a": {"type": "string", "required": True}, "b": {"type": "string", "required": False}}
+    conversion = json_schema_to_model(bare, name="hub")
+    assert conversion.validate({}) == {}
+    assert "required" not in conversion.llm_schema
+    (entry,) = conversion.report.of_kind("dropped")
+    assert entry.pointer == "/a/required"
+    assert '"required": [...]' in entry.reason
+    nested = {
+        "type": "object",
+        "properties": {"a": {"type": "array", "items": {"type": "string", "required": True}}},
+    }
+    conversion = json_schema_to_model(nested, name="items")
+    assert conversion.validate({"a": ["x"]}) == {"a": ["x"]}
+    (entry,) = conversion.report.of_kind("dropped")
+    assert entry.pointer == "/properties/a/items/required"
+    assert conversion.llm_schema["properties"]["a"]["items"] == {"type": "string"}
+
+
 def test_uncompilable_pattern_is_dropped_and_reported() -> None:
     schema = {"type": "object", "properties": {"a": {"type": "string", "pattern": "(?<name>x)["}}}
     conversion = json_schema_to_model(schema, name="regex")
