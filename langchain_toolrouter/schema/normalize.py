@@ -1221,6 +1221,13 @@ class _Normalizer:
                 self.note("approximated", here, f"draft-04 boolean {key} read as the 2020-12 form")
                 out[key] = s[bound]
                 out.pop(bound, None)
+            elif value:  # (false, the draft-04 default, means an inclusive bound: nothing lost)
+                self.note(
+                    "dropped",
+                    here,
+                    f'draft-04 boolean {key} with no numeric "{bound}" beside it has no bound to '
+                    "make exclusive; ignored",
+                )
             return
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             self.note("dropped", here, f'"{key}" must be a number, got {value!r}')

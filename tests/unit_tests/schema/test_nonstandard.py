@@ -184,6 +184,18 @@ def test_draft03_required_with_no_properties_to_lift_into_is_reported() -> None:
     assert conversion.llm_schema["properties"]["a"]["items"] == {"type": "string"}
 
 
+def test_draft04_boolean_exclusive_bound_with_no_bound_is_reported() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"n": {"type": "number", "exclusiveMinimum": True, "exclusiveMaximum": False}},
+    }
+    conversion = json_schema_to_model(schema, name="legacy")
+    assert conversion.validate({"n": -5}) == {"n": -5}
+    assert conversion.llm_schema["properties"]["n"] == {"type": "number"}
+    (entry,) = conversion.report.entries  # false is the inclusive default: nothing lost
+    assert (entry.kind, entry.pointer) == ("dropped", "/properties/n/exclusiveMinimum")
+
+
 def test_uncompilable_pattern_is_dropped_and_reported() -> None:
     schema = {"type": "object", "properties": {"a": {"type": "string", "pattern": "(?<name>x)["}}}
     conversion = json_schema_to_model(schema, name="regex")
