@@ -106,6 +106,8 @@ def _summary(schema: Any) -> str:
     if "const" in schema:
         return f"the constant {_show(schema['const'])}"
     if "enum" in schema and isinstance(schema["enum"], list):
+        if not schema["enum"]:
+            return "no value (the schema's enum is empty, so nothing is allowed here)"
         return "one of " + ", ".join(_show(v) for v in schema["enum"][:20])
     types = schema.get("type")
     fmt = schema.get("format")

@@ -317,6 +317,19 @@ def test_validation_error_names_each_path_and_expectation() -> None:
     assert isinstance(info.value, ValueError)
 
 
+def test_an_empty_enum_allows_nothing_and_says_so() -> None:
+    # Valid JSON Schema (published by tool hubs that always write the keyword): no value matches.
+    schema = {"type": "object", "properties": {"a": {"description": "x", "enum": []}}}
+    conversion = json_schema_to_model(schema, name="empty_enum")
+    assert conversion.validate({}) == {}
+    assert conversion.llm_schema == schema
+    with pytest.raises(ArgsValidationError) as info:
+        conversion.validate({"a": "x"})
+    (error,) = info.value.errors
+    assert error["path"] == "/a"
+    assert "enum is empty" in error["expected"]
+
+
 def test_non_json_values_are_refused_not_sent() -> None:
     import datetime
 
