@@ -264,6 +264,56 @@ def _set(root: Any, path: tuple[Any, ...], value: Any) -> Any:
     return root
 
 
+def unreported_losses(schema: dict[str, Any], conversion: Conversion) -> list[str]:
+    """Pointers of keys the source ``schema`` has that its effective schema lacks at the same
+    place with no report entry about them: what the conversion dropped silently.
+
+    An entry counts for a key when it is at the key, inside it, around it (any ancestor but the
+    root), or at a sibling (a rewrite that folds one keyword into another, as draft-04's boolean
+    ``exclusiveMinimum`` takes ``minimum``, reports the keyword it writes). A bare-map root is
+    moved as a whole (one entry at the root says so), and ``$schema`` at the root is always
+    dropped (the result is 2020-12): neither is looked at.
+    """
+    entries = [e.pointer for e in conversion.report.entries]
+    if any(not e.pointer and "bare map" in e.reason for e in conversion.report.entries):
+        return []
+    lost: list[str] = []
+
+    def walk(source: Any, effective: Any, pointer: str) -> None:
+        if isinstance(source, dict) and isinstance(effective, dict):
+            for key, value in source.items():
+                here = f"{pointer}/{_escape(key)}"
+                if key in effective:
+                    walk(value, effective[key], here)
+                elif here != "/$schema":
+                    lost.append(here)
+        elif (
+            isinstance(source, list)
+            and isinstance(effective, list)
+            and len(source) == len(effective)
+        ):
+            for index, (a, b) in enumerate(zip(source, effective, strict=True)):
+                walk(a, b, f"{pointer}/{index}")
+
+    walk(schema, conversion.effective_schema, "")
+
+    def reported(here: str) -> bool:
+        parent = here.rsplit("/", 1)[0]
+        return any(
+            e == here
+            or e.startswith(here + "/")
+            or (e and here.startswith(e + "/"))
+            or e.rsplit("/", 1)[0] == parent
+            for e in entries
+        )
+
+    return [here for here in lost if not reported(here)]
+
+
+def _escape(token: Any) -> str:
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
 def convert(item: CorpusSchema) -> Conversion:
     """The conversion of one corpus schema."""
     return json_schema_to_model(item.schema, name=item.name)

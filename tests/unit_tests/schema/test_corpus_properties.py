@@ -28,6 +28,7 @@ from .oracle import (
     mutations,
     oracle,
     oracle_schema,
+    unreported_losses,
 )
 
 CORPUS = load_corpus()
@@ -121,3 +122,10 @@ def test_corpus_schema_is_exact_and_strict(item: CorpusSchema) -> None:
                 )
 
     run()
+
+
+@_SKIP_NO_CORPUS
+@pytest.mark.parametrize("item", _PARAMS, ids=_IDS)
+def test_corpus_schema_drops_nothing_silently(item: CorpusSchema) -> None:
+    """Whatever the effective schema lacks of the published one has a report entry."""
+    assert unreported_losses(item.schema, convert(item)) == []

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from langchain_toolrouter.schema import ConversionOptions, json_schema_to_model
 
-from .oracle import instances, mutations, oracle, sends_exactly
+from .oracle import instances, mutations, oracle, sends_exactly, unreported_losses
 
 SCALE = float(os.environ.get("TOOLROUTER_PROPERTY_SCALE", "1"))
 
@@ -216,6 +216,9 @@ WILD_LEAVES = st.one_of(
     st.sampled_from(["string", "integer", None, 5]),
     st.just({"type": ["string", "string", "null"]}),
     st.just({"minLength": "3", "maxItems": 2.0, "multipleOf": 0}),
+    st.just({"type": "string", "required": True}),  # draft-03: lifted into the parent, or not
+    st.just({"type": "number", "exclusiveMaximum": True}),  # draft-04, with no bound beside it
+    st.just({"enum": []}),
 )
 
 
@@ -252,6 +255,7 @@ def test_wild_schemas_convert_to_valid_schemas_and_judge_like_their_effective_re
         jsonschema.Draft202012Validator.check_schema(conversion.llm_schema)
         str(conversion.report)
     conversion = json_schema_to_model(schema, name="wild")
+    assert unreported_losses(schema, conversion) == []
     effective = conversion.effective_schema
     jsonschema.Draft202012Validator.check_schema(effective)
     judge = oracle(effective, draft_of=schema)

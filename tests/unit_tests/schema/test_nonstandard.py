@@ -187,7 +187,9 @@ def test_draft03_required_with_no_properties_to_lift_into_is_reported() -> None:
 def test_draft04_boolean_exclusive_bound_with_no_bound_is_reported() -> None:
     schema = {
         "type": "object",
-        "properties": {"n": {"type": "number", "exclusiveMinimum": True, "exclusiveMaximum": False}},
+        "properties": {
+            "n": {"type": "number", "exclusiveMinimum": True, "exclusiveMaximum": False}
+        },
     }
     conversion = json_schema_to_model(schema, name="legacy")
     assert conversion.validate({"n": -5}) == {"n": -5}
