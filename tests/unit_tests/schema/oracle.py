@@ -21,6 +21,7 @@ from hypothesis_jsonschema._from_schema import STRING_FORMATS
 
 from langchain_toolrouter.schema import ArgsValidationError, Conversion, json_schema_to_model
 from langchain_toolrouter.schema.formats import FORMAT_CHECKS
+from langchain_toolrouter.schema.pointers import join
 
 # tests/unit_tests/schema/<file> -> parents[3] is the repository root; "shared" sits beside it.
 CORPUS_DIR = Path(__file__).resolve().parents[3] / ".." / "shared" / "schemas"
@@ -282,7 +283,7 @@ def unreported_losses(schema: dict[str, Any], conversion: Conversion) -> list[st
     def walk(source: Any, effective: Any, pointer: str) -> None:
         if isinstance(source, dict) and isinstance(effective, dict):
             for key, value in source.items():
-                here = f"{pointer}/{_escape(key)}"
+                here = join(pointer, key)
                 if key in effective:
                     walk(value, effective[key], here)
                 elif here != "/$schema":
@@ -293,7 +294,7 @@ def unreported_losses(schema: dict[str, Any], conversion: Conversion) -> list[st
             and len(source) == len(effective)
         ):
             for index, (a, b) in enumerate(zip(source, effective, strict=True)):
-                walk(a, b, f"{pointer}/{index}")
+                walk(a, b, join(pointer, index))
 
     walk(schema, conversion.effective_schema, "")
 
@@ -308,10 +309,6 @@ def unreported_losses(schema: dict[str, Any], conversion: Conversion) -> list[st
         )
 
     return [here for here in lost if not reported(here)]
-
-
-def _escape(token: Any) -> str:
-    return str(token).replace("~", "~0").replace("/", "~1")
 
 
 def convert(item: CorpusSchema) -> Conversion:
