@@ -349,10 +349,13 @@ def _normalize_isolated(schema: Mapping[str, Any]) -> Normalized:
     except SchemaConversionError:
         raise
     except Exception as exc:  # a converter bug must not break loading every other tool
-        reason = (
-            f"the schema could not be converted ({type(exc).__name__}: {exc}); the tool accepts "
-            "any JSON object and calls are not checked; please report this schema"
+        why = (
+            "is nested too deeply to read (more levels than Python's recursion limit allows; "
+            "flatten it, e.g. with $defs and $ref for repeated parts)"
+            if isinstance(exc, RecursionError)
+            else f"could not be converted ({type(exc).__name__}: {exc}; please report this schema)"
         )
+        reason = f"the schema {why}; the tool accepts any JSON object and calls are not checked"
         warnings.warn(f"tool schema degraded: {reason}", RuntimeWarning, stacklevel=4)
         return Normalized({"type": "object"}, [ReportEntry("dropped", "", reason)], has_refs=False)
 

@@ -7,8 +7,10 @@ so a wrong expectation fails as loudly as a wrong converter.
 from __future__ import annotations
 
 import copy
+import sys
 import warnings
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import jsonschema  # type: ignore[import-untyped]  # no stubs in the environment
 import pytest
@@ -21,6 +23,8 @@ from langchain_toolrouter.schema import (
 from langchain_toolrouter.schema.pointers import iter_subschemas
 
 from .oracle import agree, converter_accepts, published_accepts
+
+T = TypeVar("T")
 
 
 def _named_zod(draft: str) -> dict[str, Any]:
@@ -125,17 +129,34 @@ def test_c14_deep_payload_is_rejected_not_a_recursion_error(depth: int) -> None:
     assert json_schema_to_model(tree, name="t").validate({"t": ok}) == {"t": ok}
 
 
+def _with_stack_room(frames: int, call: Callable[[], T]) -> T:
+    """``call()`` run with only about ``frames`` frames left below the recursion limit, as when
+    an agent makes a tool's first call from deep inside its own stack."""
+    depth = 0
+    frame = sys._getframe()
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back  # type: ignore[assignment]
+    return _burn(sys.getrecursionlimit() - frames - depth, call)
+
+
+def _burn(frames: int, call: Callable[[], T]) -> T:
+    return call() if frames <= 0 else _burn(frames - 1, call)
+
+
 @pytest.mark.parametrize("depth", [380, 450])
 def test_c14_schema_too_deep_to_compile_degrades_instead_of_raising(depth: int) -> None:
-    # Deep enough that compiling the validator (a few frames per level) exceeds the recursion
-    # limit, though normalizing may not: the first call degrades, as normalizing does deeper.
+    # Read at load, but compiled (lazily) on a first call made with too little stack left
+    # for its frames (two or more per level; on Python 3.11 and older, a few more per level
+    # than reading takes, so 380 levels do not compile even from a shallow stack): that call
+    # degrades, as reading does for deeper schemas, instead of raising.
     schema: dict[str, Any] = {"type": "string"}
     for _ in range(depth):
         schema = {"type": "object", "properties": {"a": schema}}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         conv = json_schema_to_model(schema, name="t")
-        first = conv.validate({"a": 1})
+        first = _with_stack_room(600, lambda: conv.validate({"a": 1}))
     assert first == {"a": 1}
     assert any("tool schema degraded" in str(w.message) for w in caught)
     dropped = [e for e in conv.report if e.kind == "dropped" and e.pointer == ""]
