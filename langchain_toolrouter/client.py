@@ -218,7 +218,7 @@ class _BaseClient:
                 op.name,
                 state.attempt_number,
                 failure(state),
-                state.upcoming_sleep,
+                planned.get(state.attempt_number, 0.0),  # (upcoming_sleep: tenacity 8.3+)
                 request_id,
             )
 
