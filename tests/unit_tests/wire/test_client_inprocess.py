@@ -24,9 +24,18 @@ BASE_URL = "http://localhost"
 
 
 def test_a_foreign_http_client_is_refused_clearly() -> None:
-    # Starlette's TestClient is built on httpx2 here, not httpx: it cannot send httpx requests.
-    with TestClient(create_app()) as foreign, pytest.raises(TypeError, match=r"sync_transport"):
-        ToolRouterClient(api_key=DEFAULT_API_KEY, http_client=foreign)  # type: ignore[arg-type]
+    with TestClient(create_app()) as test_client:
+        if isinstance(test_client, httpx.Client):
+            # Starlette before its move to httpx2 (its lowest release we allow): an httpx
+            # client like any other, so it is taken and works.
+            with ToolRouterClient(
+                api_key=DEFAULT_API_KEY, base_url=BASE_URL, http_client=test_client
+            ) as client:
+                assert client.create_session(user_id="inproc", toolkits=["notes"]).session_id
+        else:
+            # Built on httpx2, it cannot send httpx requests: refused, pointing to the fix.
+            with pytest.raises(TypeError, match=r"sync_transport"):
+                ToolRouterClient(api_key=DEFAULT_API_KEY, http_client=test_client)
     with httpx.Client() as sync_http, pytest.raises(TypeError, match=r"httpx\.AsyncClient"):
         AsyncToolRouterClient(api_key=DEFAULT_API_KEY, http_client=sync_http)  # type: ignore[arg-type]
 
