@@ -12,6 +12,7 @@ printf '\n==> pytest on the lowest allowed runtime dependencies\n'
 venv=.venv-ci-lowest
 python3 -m venv "$venv"
 requirements=$(mktemp)
+trap 'rm -f "$requirements"' EXIT
 "$venv/bin/python" - >"$requirements" <<'PY'
 import re
 
