@@ -105,17 +105,13 @@ class ConversionCore:
             except Exception as exc:
                 # Degrade as normalize and the validator do, rather than fail loading the tool
                 # (and every tool loaded with it).
-                why = (
-                    "is nested too deeply to build its model-facing form (more levels than "
-                    "Python's recursion limit allows)"
-                    if isinstance(exc, RecursionError)
-                    else f"could not be shown to the model ({type(exc).__name__}: {exc}; please "
-                    "report this schema)"
+                entry = _degraded(
+                    _why(exc, "build its model-facing form", "could not be shown to the model"),
+                    "the model sees an object with any properties",
+                    stacklevel=3,
                 )
-                reason = f"the schema {why}; the model sees an object with any properties"
-                warnings.warn(f"tool schema degraded: {reason}", RuntimeWarning, stacklevel=3)
                 schema, entries = self._model_facing({"type": "object"}, False)
-                entries = [ReportEntry("dropped", "", reason), *entries]
+                entries = [entry, *entries]
             self._llm = (schema, tuple(entries))
         return self._llm
 
@@ -175,19 +171,15 @@ class ConversionCore:
                             integer_by_type=pristine.integer_by_type,
                             formats=pristine.formats,
                         )
-                    except RecursionError:
-                        # Compiling takes a few frames per level: a schema a few hundred
-                        # levels deep can be read but not compiled. Degrade as normalize does
-                        # for deeper ones, rather than fail every call.
-                        reason = (
-                            "the schema is nested too deeply to compile its validator (more "
-                            "levels than Python's recursion limit allows); the tool accepts any "
-                            "JSON object and calls are not checked"
+                    except RecursionError as exc:
+                        # Compiling takes frames per level: a schema read at load may not
+                        # compile on a first call made deeper in the stack (or, before Python
+                        # 3.12, at all). Degrade as normalize does, rather than fail every call.
+                        self._check_entries = (
+                            _degraded(
+                                _why(exc, "compile its validator", ""), _UNCHECKED, stacklevel=4
+                            ),
                         )
-                        warnings.warn(
-                            f"tool schema degraded: {reason}", RuntimeWarning, stacklevel=4
-                        )
-                        self._check_entries = (ReportEntry("dropped", "", reason),)
                         self._check = accept_any  # any object: validate made sure
         return self._check
 
@@ -349,15 +341,28 @@ def _normalize_isolated(schema: Mapping[str, Any]) -> Normalized:
     except SchemaConversionError:
         raise
     except Exception as exc:  # a converter bug must not break loading every other tool
-        why = (
-            "is nested too deeply to read (more levels than Python's recursion limit allows; "
+        entry = _degraded(_why(exc, "read", "could not be converted"), _UNCHECKED, stacklevel=4)
+        return Normalized({"type": "object"}, [entry], has_refs=False)
+
+
+_UNCHECKED = "the tool accepts any JSON object and calls are not checked"
+
+
+def _why(exc: BaseException, task: str, failed: str) -> str:
+    """Why ``task`` failed with ``exc``: a schema too deep for the stack, or our bug."""
+    if isinstance(exc, RecursionError):
+        return (
+            f"is nested too deeply to {task} (more levels than Python's recursion limit allows; "
             "flatten it, e.g. with $defs and $ref for repeated parts)"
-            if isinstance(exc, RecursionError)
-            else f"could not be converted ({type(exc).__name__}: {exc}; please report this schema)"
         )
-        reason = f"the schema {why}; the tool accepts any JSON object and calls are not checked"
-        warnings.warn(f"tool schema degraded: {reason}", RuntimeWarning, stacklevel=4)
-        return Normalized({"type": "object"}, [ReportEntry("dropped", "", reason)], has_refs=False)
+    return f"{failed} ({type(exc).__name__}: {exc}; please report this schema)"
+
+
+def _degraded(why: str, outcome: str, *, stacklevel: int) -> ReportEntry:
+    """Warn that a tool schema is degraded (``the schema <why>; <outcome>``); its report entry."""
+    reason = f"the schema {why}; {outcome}"
+    warnings.warn(f"tool schema degraded: {reason}", RuntimeWarning, stacklevel=stacklevel + 1)
+    return ReportEntry("dropped", "", reason)
 
 
 def _rename_entries(schema: Any) -> list[ReportEntry]:
