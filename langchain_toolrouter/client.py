@@ -44,6 +44,7 @@ from langchain_toolrouter._config import (
     Unset,
     logger,
 )
+from langchain_toolrouter.errors import NotFoundError
 from langchain_toolrouter.wire import models as m
 from langchain_toolrouter.wire import operations as ops
 from langchain_toolrouter.wire.codec import (
@@ -58,6 +59,7 @@ from langchain_toolrouter.wire.operations import Operation
 from langchain_toolrouter.wire.retry import (
     RetryPolicy,
     is_retryable,
+    may_have_run,
     next_delay,
     should_stop,
     waits_enabled,
@@ -110,6 +112,15 @@ def _hook_status_error(op: Operation[Any], exc: httpx.HTTPStatusError) -> Except
         original.status_code, headers=headers, content=content, request=original.request
     )
     return parse_error(op, copy)
+
+
+class _CallLog:
+    """What the earlier attempts of one call did, for :meth:`_BaseClient._settle_not_found`."""
+
+    __slots__ = ("may_have_run",)
+
+    def __init__(self) -> None:
+        self.may_have_run = False
 
 
 class _BaseClient:
@@ -184,7 +195,9 @@ class _BaseClient:
             extra_body=extra_body,
         )
 
-    def _retry_options(self, op: Operation[Any], request: httpx.Request) -> dict[str, Any]:
+    def _retry_options(
+        self, op: Operation[Any], request: httpx.Request, log: _CallLog
+    ) -> dict[str, Any]:
         """tenacity's stop/wait/retry hooks, built from the pure policy in ``wire.retry``."""
         policy = self._retry
         request_id = request.headers.get(REQUEST_ID_HEADER)
@@ -195,7 +208,10 @@ class _BaseClient:
 
         def retry(state: tenacity.RetryCallState) -> bool:
             exc = failure(state)
-            return exc is not None and is_retryable(op.retry, exc, policy)
+            if exc is None or not is_retryable(op.retry, exc, policy):
+                return False
+            log.may_have_run = log.may_have_run or may_have_run(exc)
+            return True
 
         planned: dict[int, float] = {}
 
@@ -229,6 +245,26 @@ class _BaseClient:
             "before_sleep": before_sleep,
             "reraise": True,
         }
+
+    @staticmethod
+    def _settle_not_found(
+        op: Operation[ResponseT], path_params: _Params, log: _CallLog, exc: NotFoundError
+    ) -> ResponseT:
+        """Re-raise ``exc``, except for a retried delete whose earlier attempt may have run.
+
+        A DELETE whose answer was lost (a timeout, a dropped connection, a 5xx) is retried,
+        and the retry finds the session already gone: that 404 is the first delete's success.
+        """
+        if op is not ops.DELETE_SESSION or not log.may_have_run:
+            raise exc
+        session_id = str(path_params["session_id"])
+        logger.info(
+            "delete_session: the retry found %s gone; an earlier attempt deleted it", session_id
+        )
+        done: ResponseT = op.response_model.model_validate(
+            {"session_id": session_id, "deleted": True}
+        )
+        return done
 
     @staticmethod
     def _log_response(op: Operation[Any], response: httpx.Response) -> None:
@@ -328,8 +364,12 @@ class ToolRouterClient(_BaseClient):
         request = self._prepare(
             op, path_params, payload, timeout, request_id, extra_body=extra_body
         )
-        retrying = tenacity.Retrying(sleep=self._sleep, **self._retry_options(op, request))
-        result: ResponseT = retrying(self._attempt, op, request)
+        log = _CallLog()
+        retrying = tenacity.Retrying(sleep=self._sleep, **self._retry_options(op, request, log))
+        try:
+            result: ResponseT = retrying(self._attempt, op, request)
+        except NotFoundError as exc:
+            return self._settle_not_found(op, path_params, log, exc)
         return result
 
     def _attempt(self, op: Operation[ResponseT], request: httpx.Request) -> ResponseT:
@@ -421,7 +461,11 @@ class ToolRouterClient(_BaseClient):
         timeout: TimeoutTypes | Unset = UNSET,
         request_id: str | None = None,
     ) -> m.SessionDeleteResult:
-        """Delete a session now; later calls on it get :class:`NotFoundError`."""
+        """Delete a session now; later calls on it get :class:`NotFoundError`.
+
+        A retry that finds the session gone (an earlier attempt deleted it, but its answer was
+        lost) returns ``deleted=True`` rather than raising.
+        """
         return self._send(ops.DELETE_SESSION, {"session_id": session_id}, None, timeout, request_id)
 
     def attach(
@@ -870,8 +914,13 @@ class AsyncToolRouterClient(_BaseClient):
         request = self._prepare(
             op, path_params, payload, timeout, request_id, extra_body=extra_body
         )
-        retrying = tenacity.AsyncRetrying(sleep=self._sleep, **self._retry_options(op, request))
-        result: ResponseT = await retrying(self._attempt, op, request)
+        log = _CallLog()
+        options = self._retry_options(op, request, log)
+        retrying = tenacity.AsyncRetrying(sleep=self._sleep, **options)
+        try:
+            result: ResponseT = await retrying(self._attempt, op, request)
+        except NotFoundError as exc:
+            return self._settle_not_found(op, path_params, log, exc)
         return result
 
     async def _attempt(self, op: Operation[ResponseT], request: httpx.Request) -> ResponseT:
@@ -954,7 +1003,7 @@ class AsyncToolRouterClient(_BaseClient):
         timeout: TimeoutTypes | Unset = UNSET,
         request_id: str | None = None,
     ) -> m.SessionDeleteResult:
-        """Delete a session now."""
+        """Delete a session now (see :meth:`ToolRouterClient.delete_session`)."""
         return await self._send(
             ops.DELETE_SESSION, {"session_id": session_id}, None, timeout, request_id
         )

@@ -8,6 +8,8 @@ The rules (see :class:`~langchain_toolrouter.wire.operations.RetryClass`):
 * UNSAFE operations (execute, execute_meta, proxy_execute, create_session, create_link,
   update_session) retry only when the request provably did not run: the connection was never
   made (connect error or connect/pool timeout) or the service answered 429.
+* A retried ``delete_session`` that meets a 404 after an attempt that may have run reports
+  the delete done (the clients settle it; the first attempt deleted the session).
 * The wait is the service's ``Retry-After`` (``retry-after-ms``, seconds, or an HTTP date) when a
   429 or a 5xx gives one, else exponential backoff with jitter. A ``Retry-After`` beyond
   :attr:`RetryPolicy.max_retry_after` is not waited out: the :class:`RateLimitError` (or
@@ -35,6 +37,7 @@ __all__ = [
     "RetryPolicy",
     "backoff_delay",
     "is_retryable",
+    "may_have_run",
     "next_delay",
     "retry_after_seconds",
     "set_waits_enabled",
@@ -135,6 +138,14 @@ def is_retryable(retry_class: RetryClass, exc: BaseException, policy: RetryPolic
     if retry_class is RetryClass.UNSAFE:
         return isinstance(exc, TransportError) and not exc.request_sent
     return isinstance(exc, TransportError | ServerError)
+
+
+def may_have_run(exc: BaseException) -> bool:
+    """Whether a failed attempt may have reached the service and done its work (a 5xx, a
+    timeout or a lost connection); a 429 or a connection never made did not."""
+    if isinstance(exc, TransportError):
+        return exc.request_sent
+    return isinstance(exc, ServerError)
 
 
 def _within_cap(exc: RateLimitError | ServerError, policy: RetryPolicy) -> bool:

@@ -907,6 +907,7 @@ def test_the_time_budget_holds_whichever_hook_tenacity_calls_first() -> None:
     import tenacity
 
     from langchain_toolrouter._config import UNSET
+    from langchain_toolrouter.client import _CallLog
     from langchain_toolrouter.wire import operations as ops
 
     made = ToolRouterClient(
@@ -915,7 +916,7 @@ def test_the_time_budget_holds_whichever_hook_tenacity_calls_first() -> None:
     request = made._prepare(
         ops.GET_SESSION, {"session_id": SID}, None, UNSET, None, extra_body=None
     )
-    hooks = made._retry_options(ops.GET_SESSION, request)
+    hooks = made._retry_options(ops.GET_SESSION, request, _CallLog())
     state = tenacity.RetryCallState(tenacity.Retrying(), fn=None, args=(), kwargs={})
     state.attempt_number = 2
     state.idle_for = 2.0

@@ -141,3 +141,51 @@ def test_the_wire_package_stays_free_of_langchain_io_and_the_emulator(module: Pa
             imported.add(node.module)
     forbidden = ("langchain_core", "langchain_toolrouter.emulator", "tenacity", "asyncio")
     assert not [name for name in imported if name.startswith(forbidden)]
+
+
+def test_a_retried_delete_that_finds_the_session_gone_reports_the_first_delete() -> None:
+    app = create_app()
+    state: EmulatorState = app.state.emulator
+    with (
+        httpx.Client(transport=sync_transport(app)) as http,
+        ToolRouterClient(
+            api_key=DEFAULT_API_KEY,
+            base_url=BASE_URL,
+            http_client=http,
+            retry=RetryPolicy(wait=False),
+        ) as client,
+    ):
+        sid = client.create_session(user_id="del").session_id
+        # The delete runs, its answer is lost, the retry meets a 404: that is success.
+        state.faults.add(FaultRule(operation="delete_session", drop="after", times=1))
+        done = client.delete_session(sid)
+        assert (done.session_id, done.deleted) == (sid, True)
+        assert state.log.count("delete_session") == 2
+        with pytest.raises(errors.NotFoundError):
+            client.get_session(sid)
+        # A 404 after retries that provably never ran (429s) stays a 404.
+        state.faults.add(FaultRule(operation="delete_session", status=429, retry_after=0, times=1))
+        with pytest.raises(errors.NotFoundError):
+            client.delete_session(sid)
+        # So does a first-attempt 404, and a 404 from another operation after a lost answer.
+        with pytest.raises(errors.NotFoundError):
+            client.delete_session("trs_never_there")
+        state.faults.add(FaultRule(operation="get_session", drop="after", times=1))
+        with pytest.raises(errors.NotFoundError):
+            client.get_session(sid)
+
+
+async def test_async_retried_delete_reports_the_first_delete_too() -> None:
+    app = create_app()
+    state: EmulatorState = app.state.emulator
+    http = httpx.AsyncClient(transport=async_transport(app))
+    async with AsyncToolRouterClient(
+        api_key=DEFAULT_API_KEY, base_url=BASE_URL, http_client=http, retry=RetryPolicy(wait=False)
+    ) as client:
+        sid = (await client.create_session(user_id="adel")).session_id
+        state.faults.add(FaultRule(operation="delete_session", drop="after", times=1))
+        done = await client.delete_session(sid)
+        assert (done.session_id, done.deleted) == (sid, True)
+        with pytest.raises(errors.NotFoundError):
+            await client.delete_session("trs_never_there")
+    await http.aclose()
