@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 import httpx
 from pydantic import BaseModel, ValidationError
+from pydantic_core import PydanticSerializationError
 
 from langchain_toolrouter._config import UNSET, TimeoutTypes, ToolRouterSettings, Unset, to_timeout
 from langchain_toolrouter._version import __version__
@@ -73,10 +74,10 @@ def validation_problems(exc: ValidationError) -> tuple[str, list[str]]:
     return first, lines
 
 
-def encode_query(model: BaseModel) -> dict[str, str]:
+def encode_query(model: BaseModel, operation: str = "request") -> dict[str, str]:
     """Query parameters: lists comma-joined, booleans ``true``/``false``, unset fields left out."""
     params: dict[str, str] = {}
-    for key, value in _wire_dict(model).items():
+    for key, value in _wire_dict(model, operation).items():
         if value is None:
             continue
         if isinstance(value, bool):
@@ -88,9 +89,22 @@ def encode_query(model: BaseModel) -> dict[str, str]:
     return params
 
 
-def _wire_dict(model: BaseModel) -> dict[str, Any]:
-    """Wire spellings, only the fields that were set (an explicit None is sent as null)."""
-    return model.model_dump(mode="json", by_alias=True, exclude_unset=True)
+def _wire_dict(model: BaseModel, operation: str) -> dict[str, Any]:
+    """Wire spellings, only the fields that were set (an explicit None is sent as null).
+
+    Raises:
+        RequestValidationError: a value JSON cannot carry (an arbitrary object, bytes that
+            are not UTF-8), naming it; nothing is sent.
+    """
+    try:
+        return model.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    except (PydanticSerializationError, ValueError, TypeError) as exc:
+        raise RequestValidationError(
+            operation,
+            [
+                f"a value is not JSON ({exc}); send only str, int, float, bool, None, lists and dicts"
+            ],
+        ) from None
 
 
 def _timeout_for(
@@ -150,16 +164,18 @@ def build_request(
     params: dict[str, str] | None = None
     content: bytes | None = None
     if payload is not None and op.request_in == "query":
-        params = encode_query(payload)
+        params = encode_query(payload, op.name)
     if extra_body and op.request_in != "body":
         raise RequestValidationError(op.name, [f"{op.name} has no JSON body for extra_body"])
     if op.request_in == "body":
-        body = {} if payload is None else _wire_dict(payload)
+        body = {} if payload is None else _wire_dict(payload, op.name)
         body.update(extra_body or {})
         try:
             content = json.dumps(body, separators=(",", ":"), allow_nan=False).encode()
         except (TypeError, ValueError) as exc:
-            raise RequestValidationError(op.name, [f"body is not JSON: {exc}"]) from None
+            raise RequestValidationError(
+                op.name, [f"body is not JSON: {exc} (NaN and infinities have no JSON form)"]
+            ) from None
         headers["content-type"] = "application/json"
     request = httpx.Request(
         op.method,
@@ -212,6 +228,10 @@ def _sent_request_id(response: httpx.Response) -> str | None:
     return value
 
 
+def _all_optional(model: type[BaseModel]) -> bool:
+    return not any(field.is_required() for field in model.model_fields.values())
+
+
 def parse_response(op: Operation[ResponseT], response: httpx.Response) -> ResponseT:
     """The response model of a 2xx answer; otherwise raise the typed error for the status.
 
@@ -235,6 +255,8 @@ def parse_response(op: Operation[ResponseT], response: httpx.Response) -> Respon
             status=response.status_code,
             model=op.response_model.__name__,
         ) from None
+    if data is None and not text.strip() and _all_optional(op.response_model):
+        data = {}  # an empty 2xx (e.g. 204) for a result whose every field is optional
     try:
         return op.response_model.model_validate(data)
     except ValidationError as exc:

@@ -147,7 +147,9 @@ def _either(*names: str) -> AliasChoices:
 class WireModel(BaseModel):
     """Base of every wire model: unknown fields are kept, fields may be set by name or alias."""
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    # NaN and infinities stay floats when dumped, so the JSON encoder refuses them instead of
+    # pydantic's default of sending null in their place.
+    model_config = ConfigDict(extra="allow", populate_by_name=True, ser_json_inf_nan="constants")
 
     def to_wire(self) -> dict[str, Any]:
         """The JSON-ready dict to send: wire spellings, only the fields that were set."""

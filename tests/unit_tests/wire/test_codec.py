@@ -128,9 +128,31 @@ def test_parse_response_names_a_nested_bad_field() -> None:
     assert "items.1.slug" in str(exc)
 
 
-def test_an_empty_2xx_body_is_a_validation_error() -> None:
+def test_an_empty_2xx_body_is_a_validation_error_unless_every_field_is_optional() -> None:
     with pytest.raises(errors.ResponseValidationError):
         parse_response(ops.DELETE_SESSION, _response(204, text=""))
+    # The reference: "accept any 2xx" for the mount operations; nothing here is required.
+    done = parse_response(ops.DELETE_MOUNT_ITEM, _response(204, text=""))
+    assert done == m.MountDeleteResult()
+    with pytest.raises(errors.ResponseValidationError):
+        parse_response(ops.DELETE_MOUNT_ITEM, _response(200, text="null"))
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"amount": float("inf")},
+        {"fee": float("nan")},
+        {"nested": [1, {"x": float("-inf")}]},
+        {"raw": b"\xff\x00"},
+        {"thing": object()},
+    ],
+)
+def test_values_json_cannot_carry_are_refused_not_sent_as_null(arguments: dict[str, Any]) -> None:
+    payload = m.ExecuteRequest(tool_slug="T", arguments=arguments)
+    with pytest.raises(errors.RequestValidationError, match="JSON") as caught:
+        build_request(ops.EXECUTE, SETTINGS, {"session_id": "trs_1"}, payload, request_id="r")
+    assert "nothing was sent" in str(caught.value)
 
 
 @pytest.mark.parametrize(
