@@ -264,7 +264,7 @@ class WorkbenchRequest(WireModel):
         validation_alias=_either("enable_proxy_execution", "proxy_execution_enabled"),
         serialization_alias="enable_proxy_execution",
     )
-    auto_offload_threshold: Count | None = None
+    auto_offload_threshold: Count | float | None = None  # a number of characters
     sandbox_size: str | None = None
 
 
@@ -495,7 +495,7 @@ class WorkbenchConfig(WireModel):
         default=None,
         validation_alias=_either("proxy_execution_enabled", "enable_proxy_execution"),
     )
-    auto_offload_threshold: Count | None = None
+    auto_offload_threshold: Count | float | None = None  # a number of characters
     sandbox_size: str | None = None
 
 

@@ -114,6 +114,16 @@ def test_request_models_send_request_spellings() -> None:
     }
 
 
+def test_the_offload_threshold_is_any_number_as_the_reference_says() -> None:
+    # "auto_offload_threshold? (number, chars; default 20k)": a fraction must not fail a read.
+    session = dict(
+        s.SESSION, config={**s.SESSION["config"], "workbench": {"auto_offload_threshold": 2.5e3}}
+    )
+    assert m.Session.model_validate(session).config.workbench.auto_offload_threshold == 2500
+    fractional = m.SessionCreateRequest(user_id="u", workbench={"auto_offload_threshold": 1234.5})
+    assert fractional.to_wire()["workbench"] == {"auto_offload_threshold": 1234.5}
+
+
 def test_a_session_read_back_can_be_sent_again() -> None:
     config = m.Session.model_validate(s.SESSION).config
     sent = m.SessionCreateRequest.model_validate(config.model_dump(exclude_none=True)).to_wire()
