@@ -114,6 +114,24 @@ def _hook_status_error(op: Operation[Any], exc: httpx.HTTPStatusError) -> Except
     return parse_error(op, copy)
 
 
+def _send_failure(
+    op: Operation[Any], exc: httpx.HTTPError, request: httpx.Request
+) -> tuple[Exception, BaseException | None]:
+    """Our error for an httpx failure, and a cause to chain that holds no API key.
+
+    httpx's exceptions keep the request, whose headers carry the key; an error reporter that
+    walks ``__cause__`` would find it. The cause is a copy with the type and message only.
+    """
+    if isinstance(exc, httpx.HTTPStatusError):  # a caller's event hook raised for the status
+        return _hook_status_error(op, exc), None  # (its status and body are in our error)
+    error = map_transport_error(op, exc, request.headers.get(REQUEST_ID_HEADER))
+    try:
+        cause: BaseException = type(exc)(str(exc))
+    except Exception:  # a subclass with another signature
+        cause = RuntimeError(f"{type(exc).__name__}: {exc}")
+    return error, cause
+
+
 class _CallLog:
     """What the earlier attempts of one call did, for :meth:`_BaseClient._settle_not_found`."""
 
@@ -376,15 +394,15 @@ class ToolRouterClient(_BaseClient):
         self._check_open()
         try:
             response = self._http.send(request, follow_redirects=False)
-        except httpx.HTTPStatusError as exc:  # a caller's event hook raised for the status
-            raise _hook_status_error(op, exc) from exc
         except httpx.HTTPError as exc:
-            raise map_transport_error(op, exc, request.headers.get(REQUEST_ID_HEADER)) from exc
-        try:
-            self._log_response(op, response)
-            return parse_response(op, response)
-        finally:
-            response.close()
+            error, cause = _send_failure(op, exc, request)
+        else:
+            try:
+                self._log_response(op, response)
+                return parse_response(op, response)
+            finally:
+                response.close()
+        raise error from cause  # outside the handler, so httpx's request (and key) is not chained
 
     def _sleep(self, seconds: float) -> None:
         if waits_enabled(self._retry):
@@ -927,15 +945,15 @@ class AsyncToolRouterClient(_BaseClient):
         self._check_open()
         try:
             response = await self._http.send(request, follow_redirects=False)
-        except httpx.HTTPStatusError as exc:  # a caller's event hook raised for the status
-            raise _hook_status_error(op, exc) from exc
         except httpx.HTTPError as exc:
-            raise map_transport_error(op, exc, request.headers.get(REQUEST_ID_HEADER)) from exc
-        try:
-            self._log_response(op, response)
-            return parse_response(op, response)
-        finally:
-            await response.aclose()
+            error, cause = _send_failure(op, exc, request)
+        else:
+            try:
+                self._log_response(op, response)
+                return parse_response(op, response)
+            finally:
+                await response.aclose()
+        raise error from cause  # outside the handler, so httpx's request (and key) is not chained
 
     async def _sleep(self, seconds: float) -> None:
         if waits_enabled(self._retry):

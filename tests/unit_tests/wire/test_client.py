@@ -664,6 +664,30 @@ async def test_execute_is_not_resent_when_the_response_is_lost(
     assert len(service.requests) == 1
 
 
+def _chain(exc: BaseException | None) -> list[BaseException]:
+    seen: list[BaseException] = []
+    while exc is not None and exc not in seen:
+        seen.append(exc)
+        exc = exc.__cause__ or exc.__context__
+    return seen
+
+
+@pytest.mark.parametrize("failure", [httpx.ReadTimeout, httpx.ConnectError, httpx.ReadError])
+async def test_no_exception_in_the_chain_carries_the_key(
+    client: AnyClient, service: FakeService, failure: type[httpx.TransportError]
+) -> None:
+    service.on("POST", f"{ROOT}/{SID}/execute", raises(failure, "peer closed"))
+    with pytest.raises(errors.TransportError) as caught:
+        await call(client, "execute", SID, "GMAIL_SEND_EMAIL")
+    chain = _chain(caught.value)
+    assert [type(e) for e in chain[1:]] == [failure], "httpx's error kept as the cause"
+    assert str(chain[1]) == "peer closed"
+    with pytest.raises(RuntimeError):  # httpx's copy has no request, so no headers
+        chain[1].request  # type: ignore[attr-defined]  # noqa: B018
+    for exc in chain:
+        assert API_KEY not in repr(vars(exc)) + str(exc)
+
+
 @pytest.mark.parametrize(
     "never_sent", [httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout]
 )
