@@ -31,15 +31,18 @@ Use `session.authorize("github")` / `wait_for_connection` to connect first.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
 import re
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextvars import copy_context
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from langchain_core.runnables.config import run_in_executor
-from langchain_core.tools import BaseTool, ToolException
+from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from langchain_core.tools.base import create_schema_from_function
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel, ValidationError
@@ -269,8 +272,17 @@ class CustomTool:
 
     @property
     def is_async_only(self) -> bool:
-        """True when the tool can only run on an event loop (an `async def` function)."""
-        return self._func is None and self._tool is None
+        """True when the tool's code is only a coroutine (an `async def` function, or a
+        LangChain tool with a coroutine and no function); `run` still runs it, on a loop
+        of its own."""
+        if self._tool is not None:
+            tool = self._tool
+            return (
+                isinstance(tool, StructuredTool)
+                and tool.func is None
+                and tool.coroutine is not None
+            )
+        return self._func is None
 
     def definition(self) -> CustomToolDefinition:
         """The wire definition of a standalone tool (request form)."""
@@ -305,17 +317,13 @@ class CustomTool:
     def run(
         self, arguments: Mapping[str, Any], context: CustomToolContext | None = None
     ) -> ToolOutcome:
-        """Run the tool here, on this thread; failures come back as a failed outcome.
+        """Run the tool here and wait for it; failures come back as a failed outcome.
 
-        Raises:
-            NotImplementedError: for an `async def` tool (it needs `arun`).
+        An async tool runs to completion on an event loop of its own: `asyncio.run` on this
+        thread, or on a worker thread when this thread already runs a loop (e.g. Jupyter).
         """
         if self.is_async_only:
-            msg = (
-                f"custom tool {self.final_slug} is an async function: call the agent or tool "
-                "with ainvoke()/astream() (or define it with a plain def)"
-            )
-            raise NotImplementedError(msg)
+            return run_coroutine_sync(lambda: self.arun(arguments, context))
         kwargs = self._call_kwargs(arguments, context)
         if isinstance(kwargs, ToolOutcome):
             return kwargs
@@ -401,6 +409,24 @@ class CustomTool:
 
     def __repr__(self) -> str:
         return f"CustomTool(slug={self.slug!r}, final_slug={self.final_slug!r})"
+
+
+_T = TypeVar("_T")
+
+
+def run_coroutine_sync(factory: Callable[[], Coroutine[Any, Any, _T]]) -> _T:
+    """Run the coroutine `factory()` makes to completion from sync code and return its result.
+
+    `asyncio.run` when this thread runs no event loop; otherwise (a sync call made from inside
+    a running loop) on a short-lived worker thread with its own loop, as blocking this thread's
+    loop on itself would deadlock. Either way it runs in a copy of the caller's context.
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(factory())
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolrouter-async") as pool:
+        return pool.submit(copy_context().run, lambda: asyncio.run(factory())).result()
 
 
 def _outcome(value: Any) -> ToolOutcome:

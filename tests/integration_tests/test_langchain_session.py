@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 from typing import Any
@@ -410,6 +411,31 @@ async def test_async_multi_execute_runs_custom_items_here(
     assert isinstance(multi, ToolRouterTool)
     check_multi(await multi.ainvoke(call(multi, MULTI_ARGS)))
     assert ops(server, "execute_meta", session.session_id) == 1
+
+
+@custom_tool
+async def on_call(team: str) -> dict[str, str]:
+    """Look up the on-call engineer of a team."""
+    await asyncio.sleep(0)
+    return {"team": team}
+
+
+def test_sync_multi_execute_runs_an_async_custom_tool(router: ToolRouter, user: str) -> None:
+    # It used to send the app items, then raise for the async item: done once, then again
+    # on the retry. Now the async tool runs to completion on its own loop.
+    session = new_session(router, user, custom_tools=[on_call])
+    multi = session.tool("COMPOSIO_MULTI_EXECUTE_TOOL")
+    items = [
+        {"tool_slug": "NOTES_CREATE_NOTE", "arguments": {"title": "sent once"}},
+        {"tool_slug": "LOCAL_ON_CALL", "arguments": {"team": "web"}},
+    ]
+    message = multi.invoke(call(multi, {"tools": items, "sync_response_to_workbench": False}))
+    assert message.status == "success"
+    assert message.artifact["data"]["results"][1]["response"]["data"] == {"team": "web"}
+    titles = [n["title"] for n in session.execute("NOTES_LIST_NOTES").data["notes"]]
+    assert titles.count("sent once") == 1
+    tool = session.tool("LOCAL_ON_CALL")
+    assert tool.invoke(call(tool, {"team": "db"})).artifact["data"] == {"team": "db"}
 
 
 def test_multi_execute_where_every_item_failed_is_an_error_with_an_artifact(

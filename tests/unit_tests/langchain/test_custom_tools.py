@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
 import pytest
+from langchain_core.tools import StructuredTool
 from langchain_core.tools import tool as lc_tool
 
 from langchain_toolrouter._custom_registry import CustomRegistry
@@ -124,10 +126,48 @@ async def test_async_tool_and_context() -> None:
     outcome = await lookup.arun({"name": "Ada"}, context)
     assert outcome.data == {"user": "alice", "name": "Ada"}
     assert calls == [("NOTES_LIST_NOTES", {"q": "Ada"})]
-    with pytest.raises(NotImplementedError, match="async function"):
-        lookup.run({"name": "Ada"}, context)
     with pytest.raises(RuntimeError, match="needs a CustomToolContext"):
         await lookup.arun({"name": "Ada"})
+
+
+def test_sync_run_of_an_async_tool_runs_it_to_completion() -> None:
+    context = CustomToolContext("alice", "trs_1", lambda s, a: {}, _async_noop)
+
+    @custom_tool
+    async def lookup(name: str, ctx: CustomToolContext) -> dict[str, Any]:
+        """Look a customer up."""
+        await asyncio.sleep(0)
+        return {"user": ctx.user_id, "name": name}
+
+    assert lookup.run({"name": "Ada"}, context).data == {"user": "alice", "name": "Ada"}
+
+
+async def test_sync_run_of_an_async_tool_inside_a_running_loop() -> None:
+    # A sync call made from code that already runs a loop (Jupyter) must not deadlock.
+    @custom_tool
+    async def lookup(name: str) -> dict[str, Any]:
+        """Look a customer up."""
+        await asyncio.sleep(0)
+        return {"name": name, "thread": threading.current_thread().name}
+
+    outcome = lookup.run({"name": "Ada"})
+    assert outcome.data["name"] == "Ada"
+    assert outcome.data["thread"].startswith("toolrouter-async")
+
+
+def test_sync_run_of_an_async_only_langchain_tool() -> None:
+    async def shout(text: str) -> str:
+        return text.upper()
+
+    tool = CustomTool.from_tool(
+        StructuredTool.from_function(coroutine=shout, name="shout", description="Shout.")
+    )
+    assert tool.is_async_only
+    assert tool.run({"text": "hi"}).data == {"result": "HI"}
+
+
+async def _async_noop(slug: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    return {}
 
 
 async def test_sync_tool_runs_in_async_code() -> None:
