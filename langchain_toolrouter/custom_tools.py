@@ -32,6 +32,7 @@ Use `session.authorize("github")` / `wait_for_connection` to connect first.
 from __future__ import annotations
 
 import asyncio
+import copy
 import inspect
 import logging
 import re
@@ -254,18 +255,19 @@ class CustomTool:
         """The `LOCAL_...` slug the model calls (the service's echo wins when it differs)."""
         return self._final_slug
 
-    def _bind_toolkit(self, toolkit: str) -> None:
+    def _in_toolkit(self, toolkit: str) -> CustomTool:
+        """A copy of this tool as a member of custom toolkit `toolkit` (this one is unchanged,
+        so the same tool can also be used on its own or in another toolkit)."""
         if self.extends_toolkit is not None:
             msg = (
                 f"custom tool {self.slug!r} extends toolkit {self.extends_toolkit!r} and "
                 f"cannot also belong to custom toolkit {toolkit!r}: drop one of the two"
             )
             raise ValueError(msg)
-        if self.toolkit is not None and self.toolkit != toolkit:
-            msg = f"custom tool {self.slug!r} is already in custom toolkit {self.toolkit!r}"
-            raise ValueError(msg)
-        self.toolkit = toolkit
-        self._final_slug = final_slug(self.slug, toolkit)
+        member = copy.copy(self)
+        member.toolkit = toolkit
+        member._final_slug = final_slug(self.slug, toolkit)
+        return member
 
     def _set_final_slug(self, slug: str) -> None:
         self._final_slug = slug
@@ -473,10 +475,9 @@ class CustomToolkit:
         self.name = name
         self.description = description
         self.preload = preload
-        self.tools: list[CustomTool] = [as_custom_tool(item) for item in tools]
+        self.tools: list[CustomTool] = [as_custom_tool(item)._in_toolkit(slug) for item in tools]
         seen: set[str] = set()
         for tool in self.tools:
-            tool._bind_toolkit(slug)
             if tool.final_slug in seen:
                 msg = f"custom toolkit {slug!r} has two tools with slug {tool.slug!r}"
                 raise ValueError(msg)

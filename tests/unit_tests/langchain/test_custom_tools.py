@@ -234,6 +234,33 @@ def test_toolkit_members_get_toolkit_slugs_and_definitions() -> None:
         CustomToolkit("empty", "E", "d", tools=[])
 
 
+def test_a_toolkit_does_not_change_the_tools_given_to_it() -> None:
+    @custom_tool
+    def find_customer(email: str) -> dict[str, str]:
+        """Find a customer record by email."""
+        return {"email": email}
+
+    crm = CustomToolkit("crm", "CRM", "Customer records", tools=[find_customer])
+    other = CustomToolkit("sales", "Sales", "Sales records", tools=[find_customer])
+    assert find_customer.toolkit is None
+    assert find_customer.final_slug == "LOCAL_FIND_CUSTOMER"
+    assert [t.final_slug for t in (*crm.tools, *other.tools)] == [
+        "LOCAL_CRM_FIND_CUSTOMER",
+        "LOCAL_SALES_FIND_CUSTOMER",
+    ]
+    alone = CustomRegistry([find_customer])
+    inline = alone.inline()
+    assert inline is not None
+    assert [t.slug for t in inline.custom_tools or []] == ["find_customer"]
+    assert alone.resolve_exact("LOCAL_FIND_CUSTOMER") is find_customer
+    both = CustomRegistry([find_customer, crm])
+    assert sorted(t.final_slug for t in both.tools) == [
+        "LOCAL_CRM_FIND_CUSTOMER",
+        "LOCAL_FIND_CUSTOMER",
+    ]
+    assert both.resolve_exact("LOCAL_CRM_FIND_CUSTOMER") is crm.tools[0]
+
+
 def test_extends_toolkit_takes_any_real_toolkit_slug() -> None:
     def search(q: str) -> dict[str, str]:
         """Search the web."""
