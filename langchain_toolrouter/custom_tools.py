@@ -44,10 +44,14 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from langchain_core.runnables.config import run_in_executor
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
-from langchain_core.tools.base import create_schema_from_function
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel, ValidationError
 
+from langchain_toolrouter._custom_signature import (
+    SignatureModel,
+    check_injected_fields,
+    signature_model,
+)
 from langchain_toolrouter._results import ToolOutcome
 
 if TYPE_CHECKING:
@@ -203,8 +207,9 @@ class CustomTool:
         func: Callable[..., Any] | None = None,
         coroutine: Callable[..., Awaitable[Any]] | None = None,
         tool: BaseTool | None = None,
-        args_model: type[BaseModel] | None = None,
+        signature: SignatureModel | None = None,
         context_param: str | None = None,
+        context_optional: bool = False,
         output_schema: Mapping[str, Any] | None = None,
         extends_toolkit: str | None = None,
         preload: bool = False,
@@ -246,8 +251,9 @@ class CustomTool:
         self._func = func
         self._coroutine = coroutine
         self._tool = tool
-        self._args_model = args_model
+        self._signature = signature
         self._context_param = context_param
+        self._context_optional = context_optional
         self._final_slug = final_slug(slug, extends_toolkit)
 
     @property
@@ -368,15 +374,15 @@ class CustomTool:
         self, arguments: Mapping[str, Any], context: CustomToolContext | None
     ) -> dict[str, Any] | ToolOutcome:
         """The function's keyword arguments, or a failed outcome when they do not validate."""
-        if self._args_model is not None:
+        if self._signature is not None:
             try:
-                instance = self._args_model.model_validate(dict(arguments))
+                instance = self._signature.model.model_validate(dict(arguments))
             except ValidationError as exc:
                 return _failed(self.final_slug, exc)
-            kwargs = {key: getattr(instance, key) for key in instance.model_fields_set}
+            kwargs = self._signature.call_kwargs(instance)
         else:
             kwargs = dict(arguments)
-        if self._context_param is not None:
+        if self._context_param is not None and not (context is None and self._context_optional):
             if context is None:
                 msg = (
                     f"custom tool {self.final_slug} needs a CustomToolContext; run it "
@@ -396,7 +402,13 @@ class CustomTool:
         extends_toolkit: str | None = None,
         preload: bool = False,
     ) -> CustomTool:
-        """Use an existing LangChain tool as a custom tool (its schema and its invoke/ainvoke)."""
+        """Use an existing LangChain tool as a custom tool (its schema and its invoke/ainvoke).
+
+        Raises:
+            TypeError: the tool has an injected argument without a default, or an
+                `InjectedToolCallId` (custom tool calls carry no tool call id).
+        """
+        check_injected_fields(slug or tool.name, tool.args_schema)
         parameters = convert_to_openai_tool(tool)["function"].get("parameters") or {}
         schema = {"type": "object", "properties": {}, **parameters}
         return cls(
@@ -556,50 +568,33 @@ def custom_tool(
         preload: List the tool in `session.get_tools()` (otherwise it is found by search).
         parse_docstring: Read Google-style `Args:` descriptions from the docstring.
 
-    A parameter annotated `CustomToolContext` receives the session context and is not part
-    of the schema.
+    Every other parameter is a property under its exact name (`callbacks`, `_id` and
+    `model_config` included). A parameter annotated `CustomToolContext` (or
+    `CustomToolContext | None`) receives the session context and is not part of the schema;
+    so are LangChain injected arguments that have a default (the default is used). An
+    injected argument without a default, or an `InjectedToolCallId`, is refused here: the
+    service's model calls custom tools with schema arguments only.
     """
 
     def build(fn: Callable[..., Any]) -> CustomTool:
         tool_slug = slug or fn.__name__
         validate_slug(tool_slug)
-        context_params = [
-            p.name
-            for p in inspect.signature(fn).parameters.values()
-            if p.annotation in (CustomToolContext, "CustomToolContext")
-        ]
-        if len(context_params) > 1:
-            msg = f"custom tool {tool_slug!r} has several CustomToolContext parameters; keep one"
-            raise ValueError(msg)
+        built = signature_model(
+            tool_slug, fn, context_type=CustomToolContext, parse_docstring=parse_docstring
+        )
         doc = inspect.getdoc(fn) or ""
         text = description or (doc.split("\n\nArgs:")[0] if parse_docstring else doc)
-        args_model: type[BaseModel] | None = None
-        if input_schema is not None:
-            schema = dict(input_schema)
-        else:
-            model = create_schema_from_function(
-                tool_slug,
-                fn,
-                filter_args=[*context_params, "run_manager", "callbacks"],
-                parse_docstring=parse_docstring,
-                error_on_invalid_docstring=False,
-            )
-            if not (isinstance(model, type) and issubclass(model, BaseModel)):
-                msg = f"custom tool {tool_slug!r}: pydantic v1 annotations are not supported"
-                raise TypeError(msg)
-            args_model = model
-            schema = {"type": "object", "properties": {}, **model.model_json_schema()}
-            schema.pop("description", None)
         is_async = inspect.iscoroutinefunction(fn)
         return CustomTool(
             slug=tool_slug,
             name=name or tool_slug,
             description=text,
-            input_schema=schema,
+            input_schema=dict(input_schema) if input_schema is not None else built.schema(),
             func=None if is_async else fn,
             coroutine=fn if is_async else None,
-            args_model=args_model,
-            context_param=context_params[0] if context_params else None,
+            signature=None if input_schema is not None else built,
+            context_param=built.context_param,
+            context_optional=built.context_optional,
             output_schema=output_schema,
             extends_toolkit=extends_toolkit,
             preload=preload,

@@ -679,6 +679,22 @@ def test_session_renders_for_notebooks(router: ToolRouter, user: str) -> None:
     assert router.client.settings.api_key.get_secret_value() not in html + text
 
 
+@custom_tool(preload=True)
+def notify(channel: str, callbacks: list[str], _id: str = "") -> dict[str, Any]:
+    """Post to a channel, then call these webhook URLs."""
+    return {"channel": channel, "callbacks": callbacks, "_id": _id}
+
+
+def test_run_argument_names_reach_a_custom_tool_unchanged(router: ToolRouter, user: str) -> None:
+    """A custom tool's `callbacks` or `_id` parameter is the model's to fill, as any other."""
+    session = new_session(router, user, custom_tools=[notify])
+    tool = session.tool("LOCAL_NOTIFY")
+    args = {"channel": "ops", "callbacks": ["https://x"], "_id": "n1"}
+    message = tool.invoke(call(tool, args))
+    assert message.status == "success", message.content
+    assert message.artifact["data"] == args
+
+
 def test_run_argument_names_reach_the_service_unchanged(
     router: ToolRouter, user: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from typing import Any
+from typing import Annotated, Any, Optional
 
 import pytest
-from langchain_core.tools import StructuredTool
+from langchain_core.tools import InjectedToolArg, InjectedToolCallId, StructuredTool
 from langchain_core.tools import tool as lc_tool
 
 from langchain_toolrouter._custom_registry import CustomRegistry
@@ -318,3 +318,97 @@ def test_registry_refuses_duplicate_final_slugs() -> None:
 
     with pytest.raises(ValueError, match="final slug LOCAL_ONE"):
         CustomRegistry([custom_tool(one), custom_tool(one)])
+
+
+def test_reserved_parameter_names_are_kept_and_passed() -> None:
+    @custom_tool
+    def notify(channel: str, callbacks: list[str], run_manager: str = "ops") -> dict[str, Any]:
+        """Post to a channel, then call these webhook URLs."""
+        return {"channel": channel, "callbacks": callbacks, "run_manager": run_manager}
+
+    @custom_tool
+    def save(_id: str, model_config: dict[str, Any], id: int = 0) -> dict[str, Any]:
+        """Save a model config under an id."""
+        return {"_id": _id, "model_config": model_config, "id": id}
+
+    assert list(notify.input_schema["properties"]) == ["channel", "callbacks", "run_manager"]
+    assert notify.input_schema["required"] == ["channel", "callbacks"]
+    args = {"channel": "ops", "callbacks": ["https://x"], "run_manager": "bo"}
+    assert notify.run(args).data == args
+    assert list(save.input_schema["properties"]) == ["_id", "model_config", "id"]
+    outcome = save.run({"_id": "r1", "model_config": {"t": 1}})
+    assert outcome.data == {"_id": "r1", "model_config": {"t": 1}, "id": 0}
+    invalid = save.run({"model_config": {}})
+    assert "_id: Field required" in (invalid.error or "")
+
+
+def test_positional_only_parameters_are_refused_clearly() -> None:
+    def pick(x: int, /) -> dict[str, int]:
+        """Pick."""
+        return {"x": x}
+
+    with pytest.raises(TypeError, match="'x' is positional-only"):
+        custom_tool(pick)
+
+
+def test_optional_context_parameter() -> None:
+    @custom_tool
+    def whoami(q: str, ctx: CustomToolContext | None = None) -> dict[str, Any]:
+        """Who am I."""
+        return {"user": ctx.user_id if ctx else None}
+
+    @custom_tool
+    def whoami_too(q: str, ctx: Optional[CustomToolContext] = None) -> dict[str, Any]:  # noqa: UP045
+        """Who am I, too."""
+        return {"user": ctx.user_id if ctx else None}
+
+    context = CustomToolContext("alice", "trs_1", lambda s, a: {}, _async_noop)
+    for tool in (whoami, whoami_too):
+        assert list(tool.input_schema["properties"]) == ["q"]
+        assert tool.run({"q": "x"}).data == {"user": None}
+        assert tool.run({"q": "x"}, context).data == {"user": "alice"}
+
+
+def test_injected_arguments_are_hidden_with_a_default_else_refused() -> None:
+    @custom_tool
+    def lookup(
+        query: str, api_token: Annotated[str, InjectedToolArg] = "default"
+    ) -> dict[str, Any]:
+        """Look something up."""
+        return {"q": query, "token": api_token}
+
+    assert list(lookup.input_schema["properties"]) == ["query"]
+    assert lookup.run({"query": "a"}).data == {"q": "a", "token": "default"}
+
+    def needs_token(query: str, api_token: Annotated[str, InjectedToolArg]) -> dict[str, Any]:
+        """Look something up."""
+        return {}
+
+    with pytest.raises(TypeError, match="'api_token' is an injected argument"):
+        custom_tool(needs_token)
+
+    def with_call_id(text: str, call: Annotated[str, InjectedToolCallId] = "") -> dict[str, Any]:
+        """Reply."""
+        return {}
+
+    with pytest.raises(TypeError, match=r"'call' is an injected argument.*no LangChain tool call"):
+        custom_tool(with_call_id)
+
+
+def test_from_tool_refuses_injected_arguments_it_cannot_supply() -> None:
+    @lc_tool
+    def reply(text: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> str:
+        """Reply."""
+        return text
+
+    with pytest.raises(TypeError, match="'tool_call_id' is an injected argument"):
+        CustomTool.from_tool(reply)
+
+    @lc_tool
+    def tagged(text: str, tag: Annotated[str, InjectedToolArg] = "t") -> str:
+        """Tag a text."""
+        return f"{tag}:{text}"
+
+    tool = CustomTool.from_tool(tagged)
+    assert list(tool.input_schema["properties"]) == ["text"]
+    assert tool.run({"text": "hi"}).data == {"result": "t:hi"}
