@@ -45,7 +45,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 from langchain_core.runnables.config import run_in_executor
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from langchain_core.utils.function_calling import convert_to_openai_tool
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
+from pydantic_core import to_jsonable_python
 
 from langchain_toolrouter._custom_signature import (
     SignatureModel,
@@ -444,13 +445,25 @@ def run_coroutine_sync(factory: Callable[[], Coroutine[Any, Any, _T]]) -> _T:
 
 
 def _outcome(value: Any) -> ToolOutcome:
+    """A successful outcome whose data is JSON-compatible all the way down (models,
+    dataclasses, dates, ... at any depth); a non-dict value goes under `result`."""
     if isinstance(value, ToolOutcome):
         return value
-    if isinstance(value, BaseModel):
-        value = value.model_dump(mode="json")
+    value = to_jsonable_python(value, by_alias=False, fallback=_unserialisable)
     if not isinstance(value, dict):
         value = {"result": value}
     return ToolOutcome(successful=True, data=value)
+
+
+def _unserialisable(value: Any) -> str:
+    """What the model reads for a value with no JSON form: its repr, and a log line saying
+    how to fix it."""
+    _log.warning(
+        "custom tool returned a %s, which has no JSON form; the model reads its repr "
+        "(return a dict, a dataclass or a pydantic model instead)",
+        type(value).__name__,
+    )
+    return repr(value)
 
 
 def _failed(slug: str, exc: BaseException) -> ToolOutcome:

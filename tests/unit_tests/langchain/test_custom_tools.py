@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import datetime
 import threading
 from typing import Annotated, Any, Optional
 
 import pytest
 from langchain_core.tools import InjectedToolArg, InjectedToolCallId, StructuredTool
 from langchain_core.tools import tool as lc_tool
+from pydantic import BaseModel
 
 from langchain_toolrouter._custom_registry import CustomRegistry
 from langchain_toolrouter._multi_execute import AmbiguousSlugError
@@ -412,3 +415,41 @@ def test_from_tool_refuses_injected_arguments_it_cannot_supply() -> None:
     tool = CustomTool.from_tool(tagged)
     assert list(tool.input_schema["properties"]) == ["text"]
     assert tool.run({"text": "hi"}).data == {"result": "t:hi"}
+
+
+@dataclasses.dataclass
+class Slot:
+    start: datetime.date
+    room: str
+
+
+class Room(BaseModel):
+    name: str
+    free_from: datetime.datetime
+
+
+def test_nested_return_values_become_json_data(caplog: pytest.LogCaptureFixture) -> None:
+    @custom_tool
+    def free_slots(day: str) -> list[Any]:
+        """Free meeting slots for a day."""
+        when = datetime.datetime(2025, 1, 2, 9, 30)
+        return [Slot(datetime.date(2025, 1, 2), "A"), {"room": Room(name="B", free_from=when)}]
+
+    assert free_slots.run({"day": "mon"}).data == {
+        "result": [
+            {"start": "2025-01-02", "room": "A"},
+            {"room": {"name": "B", "free_from": "2025-01-02T09:30:00"}},
+        ]
+    }
+
+    class Opaque:
+        def __repr__(self) -> str:
+            return "<opaque>"
+
+    @custom_tool
+    def odd(day: str) -> dict[str, Any]:
+        """Return something with no JSON form."""
+        return {"value": Opaque()}
+
+    assert odd.run({"day": "mon"}).data == {"value": "<opaque>"}
+    assert "Opaque, which has no JSON form" in caplog.text
