@@ -847,9 +847,11 @@ class ToolRouterSession:
     def _from_fetched(
         self, slug: str, result: m.ExecuteResult
     ) -> ToolRouterTool | Literal[False] | None:
+        """The tool under the slug the service reports (any case asked for gives the same
+        name as search and `get_tools`)."""
         fetched = self._read_schemas(result)
-        found = fetched.get(slug) or fetched.get(slug.upper())
-        return False if found is None else self._tool_for(slug, found)
+        key = next((k for k in fetched if k.upper() == slug.upper()), None)
+        return False if key is None else self._tool_for(key, fetched[key])
 
     def _checked(
         self, slug: str, built: ToolRouterTool | Literal[False] | None, reason: str | None

@@ -231,11 +231,20 @@ def test_tool_by_slug(router: ToolRouter, user: str) -> None:
         session.tool("NOPE_TOOL")
 
 
+def test_tool_by_slug_in_any_case_has_the_services_name(router: ToolRouter, user: str) -> None:
+    # The name must match what search and get_tools report, or the model calls two names.
+    session = new_session(router, user, custom_tools=[count_words])
+    for slug in ("notes_create_note", "composio_search_tools", "local_count_words"):
+        tool = session.tool(slug)
+        assert tool.name == tool.slug == slug.upper()
+
+
 async def test_atool_by_slug(arouter: ToolRouter, user: str) -> None:
     session = await arouter.acreate_session(user, toolkits=["notes"], custom_tools=[count_words])
     assert (await session.atool("NOTES_CREATE_NOTE")).slug == "NOTES_CREATE_NOTE"
     assert (await session.atool("COMPOSIO_SEARCH_TOOLS")).slug == "COMPOSIO_SEARCH_TOOLS"
     assert (await session.atool("LOCAL_COUNT_WORDS")).slug == "LOCAL_COUNT_WORDS"
+    assert (await session.atool("Notes_List_Notes")).name == "NOTES_LIST_NOTES"
     with pytest.raises(LookupError, match="no tool 'GITHUB_CREATE_AN_ISSUE'"):
         await session.atool("GITHUB_CREATE_AN_ISSUE")  # github is not in this session
 
