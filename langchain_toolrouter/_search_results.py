@@ -21,8 +21,9 @@ class ToolSearchResult(ToolList):
     Attributes:
         query: The use case searched for.
         primary: Names of the primary tools.
-        connected: Toolkit slug -> whether the user has an active connection
-            (`None` when search did not say, e.g. no-auth toolkits).
+        connected: Toolkit slug -> whether the user has an active connection, as the
+            service's `has_active_connection` says (`True` for no-auth toolkits and custom
+            tools, which need none; `None` only when the service left it out).
         response: The service's whole search answer (plans, pitfalls, guidance).
     """
 

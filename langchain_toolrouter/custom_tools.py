@@ -31,19 +31,28 @@ Use `session.authorize("github")` / `wait_for_connection` to connect first.
 
 from __future__ import annotations
 
+import asyncio
+import copy
 import inspect
 import logging
 import re
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextvars import copy_context
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from langchain_core.runnables.config import run_in_executor
-from langchain_core.tools import BaseTool, ToolException
-from langchain_core.tools.base import create_schema_from_function
+from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from langchain_core.utils.function_calling import convert_to_openai_tool
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
+from pydantic_core import to_jsonable_python
 
+from langchain_toolrouter._custom_signature import (
+    SignatureModel,
+    check_injected_fields,
+    signature_model,
+)
 from langchain_toolrouter._results import ToolOutcome
 
 if TYPE_CHECKING:
@@ -199,8 +208,9 @@ class CustomTool:
         func: Callable[..., Any] | None = None,
         coroutine: Callable[..., Awaitable[Any]] | None = None,
         tool: BaseTool | None = None,
-        args_model: type[BaseModel] | None = None,
+        signature: SignatureModel | None = None,
         context_param: str | None = None,
+        context_optional: bool = False,
         output_schema: Mapping[str, Any] | None = None,
         extends_toolkit: str | None = None,
         preload: bool = False,
@@ -242,8 +252,9 @@ class CustomTool:
         self._func = func
         self._coroutine = coroutine
         self._tool = tool
-        self._args_model = args_model
+        self._signature = signature
         self._context_param = context_param
+        self._context_optional = context_optional
         self._final_slug = final_slug(slug, extends_toolkit)
 
     @property
@@ -251,26 +262,36 @@ class CustomTool:
         """The `LOCAL_...` slug the model calls (the service's echo wins when it differs)."""
         return self._final_slug
 
-    def _bind_toolkit(self, toolkit: str) -> None:
+    def _in_toolkit(self, toolkit: str) -> CustomTool:
+        """A copy of this tool as a member of custom toolkit `toolkit` (this one is unchanged,
+        so the same tool can also be used on its own or in another toolkit)."""
         if self.extends_toolkit is not None:
             msg = (
                 f"custom tool {self.slug!r} extends toolkit {self.extends_toolkit!r} and "
                 f"cannot also belong to custom toolkit {toolkit!r}: drop one of the two"
             )
             raise ValueError(msg)
-        if self.toolkit is not None and self.toolkit != toolkit:
-            msg = f"custom tool {self.slug!r} is already in custom toolkit {self.toolkit!r}"
-            raise ValueError(msg)
-        self.toolkit = toolkit
-        self._final_slug = final_slug(self.slug, toolkit)
+        member = copy.copy(self)
+        member.toolkit = toolkit
+        member._final_slug = final_slug(self.slug, toolkit)
+        return member
 
     def _set_final_slug(self, slug: str) -> None:
         self._final_slug = slug
 
     @property
     def is_async_only(self) -> bool:
-        """True when the tool can only run on an event loop (an `async def` function)."""
-        return self._func is None and self._tool is None
+        """True when the tool's code is only a coroutine (an `async def` function, or a
+        LangChain tool with a coroutine and no function); `run` still runs it, on a loop
+        of its own."""
+        if self._tool is not None:
+            tool = self._tool
+            return (
+                isinstance(tool, StructuredTool)
+                and tool.func is None
+                and tool.coroutine is not None
+            )
+        return self._func is None
 
     def definition(self) -> CustomToolDefinition:
         """The wire definition of a standalone tool (request form)."""
@@ -305,17 +326,13 @@ class CustomTool:
     def run(
         self, arguments: Mapping[str, Any], context: CustomToolContext | None = None
     ) -> ToolOutcome:
-        """Run the tool here, on this thread; failures come back as a failed outcome.
+        """Run the tool here and wait for it; failures come back as a failed outcome.
 
-        Raises:
-            NotImplementedError: for an `async def` tool (it needs `arun`).
+        An async tool runs to completion on an event loop of its own: `asyncio.run` on this
+        thread, or on a worker thread when this thread already runs a loop (e.g. Jupyter).
         """
         if self.is_async_only:
-            msg = (
-                f"custom tool {self.final_slug} is an async function: call the agent or tool "
-                "with ainvoke()/astream() (or define it with a plain def)"
-            )
-            raise NotImplementedError(msg)
+            return run_coroutine_sync(lambda: self.arun(arguments, context))
         kwargs = self._call_kwargs(arguments, context)
         if isinstance(kwargs, ToolOutcome):
             return kwargs
@@ -358,15 +375,15 @@ class CustomTool:
         self, arguments: Mapping[str, Any], context: CustomToolContext | None
     ) -> dict[str, Any] | ToolOutcome:
         """The function's keyword arguments, or a failed outcome when they do not validate."""
-        if self._args_model is not None:
+        if self._signature is not None:
             try:
-                instance = self._args_model.model_validate(dict(arguments))
+                instance = self._signature.model.model_validate(dict(arguments))
             except ValidationError as exc:
                 return _failed(self.final_slug, exc)
-            kwargs = {key: getattr(instance, key) for key in instance.model_fields_set}
+            kwargs = self._signature.call_kwargs(instance)
         else:
             kwargs = dict(arguments)
-        if self._context_param is not None:
+        if self._context_param is not None and not (context is None and self._context_optional):
             if context is None:
                 msg = (
                     f"custom tool {self.final_slug} needs a CustomToolContext; run it "
@@ -386,7 +403,13 @@ class CustomTool:
         extends_toolkit: str | None = None,
         preload: bool = False,
     ) -> CustomTool:
-        """Use an existing LangChain tool as a custom tool (its schema and its invoke/ainvoke)."""
+        """Use an existing LangChain tool as a custom tool (its schema and its invoke/ainvoke).
+
+        Raises:
+            TypeError: the tool has an injected argument without a default, or an
+                `InjectedToolCallId` (custom tool calls carry no tool call id).
+        """
+        check_injected_fields(slug or tool.name, tool.args_schema)
         parameters = convert_to_openai_tool(tool)["function"].get("parameters") or {}
         schema = {"type": "object", "properties": {}, **parameters}
         return cls(
@@ -403,14 +426,44 @@ class CustomTool:
         return f"CustomTool(slug={self.slug!r}, final_slug={self.final_slug!r})"
 
 
+_T = TypeVar("_T")
+
+
+def run_coroutine_sync(factory: Callable[[], Coroutine[Any, Any, _T]]) -> _T:
+    """Run the coroutine `factory()` makes to completion from sync code and return its result.
+
+    `asyncio.run` when this thread runs no event loop; otherwise (a sync call made from inside
+    a running loop) on a short-lived worker thread with its own loop, as blocking this thread's
+    loop on itself would deadlock. Either way it runs in a copy of the caller's context.
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(factory())
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolrouter-async") as pool:
+        return pool.submit(copy_context().run, lambda: asyncio.run(factory())).result()
+
+
 def _outcome(value: Any) -> ToolOutcome:
+    """A successful outcome whose data is JSON-compatible all the way down (models,
+    dataclasses, dates, ... at any depth); a non-dict value goes under `result`."""
     if isinstance(value, ToolOutcome):
         return value
-    if isinstance(value, BaseModel):
-        value = value.model_dump(mode="json")
+    value = to_jsonable_python(value, by_alias=False, fallback=_unserialisable)
     if not isinstance(value, dict):
         value = {"result": value}
     return ToolOutcome(successful=True, data=value)
+
+
+def _unserialisable(value: Any) -> str:
+    """What the model reads for a value with no JSON form: its repr, and a log line saying
+    how to fix it."""
+    _log.warning(
+        "custom tool returned a %s, which has no JSON form; the model reads its repr "
+        "(return a dict, a dataclass or a pydantic model instead)",
+        type(value).__name__,
+    )
+    return repr(value)
 
 
 def _failed(slug: str, exc: BaseException) -> ToolOutcome:
@@ -447,10 +500,9 @@ class CustomToolkit:
         self.name = name
         self.description = description
         self.preload = preload
-        self.tools: list[CustomTool] = [as_custom_tool(item) for item in tools]
+        self.tools: list[CustomTool] = [as_custom_tool(item)._in_toolkit(slug) for item in tools]
         seen: set[str] = set()
         for tool in self.tools:
-            tool._bind_toolkit(slug)
             if tool.final_slug in seen:
                 msg = f"custom toolkit {slug!r} has two tools with slug {tool.slug!r}"
                 raise ValueError(msg)
@@ -529,50 +581,33 @@ def custom_tool(
         preload: List the tool in `session.get_tools()` (otherwise it is found by search).
         parse_docstring: Read Google-style `Args:` descriptions from the docstring.
 
-    A parameter annotated `CustomToolContext` receives the session context and is not part
-    of the schema.
+    Every other parameter is a property under its exact name (`callbacks`, `_id` and
+    `model_config` included). A parameter annotated `CustomToolContext` (or
+    `CustomToolContext | None`) receives the session context and is not part of the schema;
+    so are LangChain injected arguments that have a default (the default is used). An
+    injected argument without a default, or an `InjectedToolCallId`, is refused here: the
+    service's model calls custom tools with schema arguments only.
     """
 
     def build(fn: Callable[..., Any]) -> CustomTool:
         tool_slug = slug or fn.__name__
         validate_slug(tool_slug)
-        context_params = [
-            p.name
-            for p in inspect.signature(fn).parameters.values()
-            if p.annotation in (CustomToolContext, "CustomToolContext")
-        ]
-        if len(context_params) > 1:
-            msg = f"custom tool {tool_slug!r} has several CustomToolContext parameters; keep one"
-            raise ValueError(msg)
+        built = signature_model(
+            tool_slug, fn, context_type=CustomToolContext, parse_docstring=parse_docstring
+        )
         doc = inspect.getdoc(fn) or ""
         text = description or (doc.split("\n\nArgs:")[0] if parse_docstring else doc)
-        args_model: type[BaseModel] | None = None
-        if input_schema is not None:
-            schema = dict(input_schema)
-        else:
-            model = create_schema_from_function(
-                tool_slug,
-                fn,
-                filter_args=[*context_params, "run_manager", "callbacks"],
-                parse_docstring=parse_docstring,
-                error_on_invalid_docstring=False,
-            )
-            if not (isinstance(model, type) and issubclass(model, BaseModel)):
-                msg = f"custom tool {tool_slug!r}: pydantic v1 annotations are not supported"
-                raise TypeError(msg)
-            args_model = model
-            schema = {"type": "object", "properties": {}, **model.model_json_schema()}
-            schema.pop("description", None)
         is_async = inspect.iscoroutinefunction(fn)
         return CustomTool(
             slug=tool_slug,
             name=name or tool_slug,
             description=text,
-            input_schema=schema,
+            input_schema=dict(input_schema) if input_schema is not None else built.schema(),
             func=None if is_async else fn,
             coroutine=fn if is_async else None,
-            args_model=args_model,
-            context_param=context_params[0] if context_params else None,
+            signature=None if input_schema is not None else built,
+            context_param=built.context_param,
+            context_optional=built.context_optional,
             output_schema=output_schema,
             extends_toolkit=extends_toolkit,
             preload=preload,

@@ -146,7 +146,7 @@ class ToolRetriever(BaseRetriever):
     """A retriever over a session's tool search: one `Document` per tool found.
 
     `Document.metadata` holds `slug`, `name`, `toolkit`, `kind`, `rank`, `primary`,
-    `connected` (the toolkit's connection state, `None` for no-auth toolkits) and
+    `connected` (the toolkit's connection state; `True` for no-auth toolkits) and
     `input_schema`. Turn a chosen document back into a tool with `session.tool(slug)`.
     """
 

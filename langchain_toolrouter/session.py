@@ -353,8 +353,9 @@ class ToolRouterSession:
 
     Attributes:
         files: The session's files (`SessionFiles`).
-        skipped_tools: `(slug, reason)` for each tool whose schema could not be converted
-            (the other tools still load).
+        skipped_tools: `(slug, reason)` for each tool whose schema could not be converted,
+            or whose `name_style="safe"` name another tool already has (the other tools
+            still load).
     """
 
     def __init__(self, router: ToolRouter, session: m.Session, registry: CustomRegistry) -> None:
@@ -501,9 +502,26 @@ class ToolRouterSession:
             tool = self._custom_lc_tool(custom)
             if tool is not None:
                 tools.append(tool)
-        result = ToolList(tools)
+        result = ToolList(self._distinct_names(tools))
         result.caption = f"{len(result)} tools of session {self.session_id}"
         return result
+
+    def _distinct_names(self, tools: Iterable[ToolRouterTool]) -> list[ToolRouterTool]:
+        """The tools minus any whose name an earlier one has (logged, and in `skipped_tools`):
+        `name_style="safe"` can give two slugs one name (`GET.USER`, `GET_USER`), and a model
+        could only ever call the first."""
+        kept: dict[str, ToolRouterTool] = {}
+        for tool in tools:
+            first = kept.setdefault(tool.name, tool)
+            if first is not tool:
+                why = (
+                    f"its name {tool.name!r} is also the name of {first.slug} "
+                    f"(name_style={self._router.name_style!r}); use name_style='exact' "
+                    "to offer both"
+                )
+                _log.warning("tool %s is skipped: %s", tool.slug, why)
+                self.skipped_tools.append((tool.slug, why))
+        return list(kept.values())
 
     def get_tools(self, *, include_custom: Literal["preloaded", "all"] = "preloaded") -> ToolList:
         """Every tool of the session as LangChain tools.
@@ -582,7 +600,7 @@ class ToolRouterSession:
             for status in response.toolkit_connection_statuses
         }
         return ToolSearchResult(
-            tools,
+            self._distinct_names(tools),
             query=query,
             primary=[tool_name_for(s, self._router.name_style) for s in primary],
             connected=connected,
@@ -847,9 +865,11 @@ class ToolRouterSession:
     def _from_fetched(
         self, slug: str, result: m.ExecuteResult
     ) -> ToolRouterTool | Literal[False] | None:
+        """The tool under the slug the service reports (any case asked for gives the same
+        name as search and `get_tools`)."""
         fetched = self._read_schemas(result)
-        found = fetched.get(slug) or fetched.get(slug.upper())
-        return False if found is None else self._tool_for(slug, found)
+        key = next((k for k in fetched if k.upper() == slug.upper()), None)
+        return False if key is None else self._tool_for(key, fetched[key])
 
     def _checked(
         self, slug: str, built: ToolRouterTool | Literal[False] | None, reason: str | None

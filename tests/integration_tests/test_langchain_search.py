@@ -99,7 +99,16 @@ async def test_retriever_async(arouter: ToolRouter, user: str) -> None:
     session = await arouter.acreate_session(user, toolkits=["notes"])
     docs = await session.as_retriever(include_related=False).ainvoke("create a note")
     assert all(d.metadata["primary"] for d in docs)
-    assert docs[0].metadata["connected"] in (None, True)
+    assert docs[0].metadata["connected"] is True  # notes needs no auth: the service says True
+
+
+def test_no_auth_toolkits_count_as_connected_in_search(router: ToolRouter, user: str) -> None:
+    """The service's has_active_connection is True for a toolkit that needs no auth, as the
+    docstrings of ToolSearchResult.connected and ToolRetriever now say (they said None)."""
+    session = router.create_session(user, toolkits=["notes", "github"])
+    found = session.search_tools("create a note")
+    assert found.connected["notes"] is True
+    assert session.search_tools("create a github issue").connected["github"] is False
 
 
 def test_toolkit_over_a_session(router: ToolRouter, user: str) -> None:

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 from typing import Any
@@ -230,11 +231,20 @@ def test_tool_by_slug(router: ToolRouter, user: str) -> None:
         session.tool("NOPE_TOOL")
 
 
+def test_tool_by_slug_in_any_case_has_the_services_name(router: ToolRouter, user: str) -> None:
+    # The name must match what search and get_tools report, or the model calls two names.
+    session = new_session(router, user, custom_tools=[count_words])
+    for slug in ("notes_create_note", "composio_search_tools", "local_count_words"):
+        tool = session.tool(slug)
+        assert tool.name == tool.slug == slug.upper()
+
+
 async def test_atool_by_slug(arouter: ToolRouter, user: str) -> None:
     session = await arouter.acreate_session(user, toolkits=["notes"], custom_tools=[count_words])
     assert (await session.atool("NOTES_CREATE_NOTE")).slug == "NOTES_CREATE_NOTE"
     assert (await session.atool("COMPOSIO_SEARCH_TOOLS")).slug == "COMPOSIO_SEARCH_TOOLS"
     assert (await session.atool("LOCAL_COUNT_WORDS")).slug == "LOCAL_COUNT_WORDS"
+    assert (await session.atool("Notes_List_Notes")).name == "NOTES_LIST_NOTES"
     with pytest.raises(LookupError, match="no tool 'GITHUB_CREATE_AN_ISSUE'"):
         await session.atool("GITHUB_CREATE_AN_ISSUE")  # github is not in this session
 
@@ -410,6 +420,31 @@ async def test_async_multi_execute_runs_custom_items_here(
     assert isinstance(multi, ToolRouterTool)
     check_multi(await multi.ainvoke(call(multi, MULTI_ARGS)))
     assert ops(server, "execute_meta", session.session_id) == 1
+
+
+@custom_tool
+async def on_call(team: str) -> dict[str, str]:
+    """Look up the on-call engineer of a team."""
+    await asyncio.sleep(0)
+    return {"team": team}
+
+
+def test_sync_multi_execute_runs_an_async_custom_tool(router: ToolRouter, user: str) -> None:
+    # It used to send the app items, then raise for the async item: done once, then again
+    # on the retry. Now the async tool runs to completion on its own loop.
+    session = new_session(router, user, custom_tools=[on_call])
+    multi = session.tool("COMPOSIO_MULTI_EXECUTE_TOOL")
+    items = [
+        {"tool_slug": "NOTES_CREATE_NOTE", "arguments": {"title": "sent once"}},
+        {"tool_slug": "LOCAL_ON_CALL", "arguments": {"team": "web"}},
+    ]
+    message = multi.invoke(call(multi, {"tools": items, "sync_response_to_workbench": False}))
+    assert message.status == "success"
+    assert message.artifact["data"]["results"][1]["response"]["data"] == {"team": "web"}
+    titles = [n["title"] for n in session.execute("NOTES_LIST_NOTES").data["notes"]]
+    assert titles.count("sent once") == 1
+    tool = session.tool("LOCAL_ON_CALL")
+    assert tool.invoke(call(tool, {"team": "db"})).artifact["data"] == {"team": "db"}
 
 
 def test_multi_execute_where_every_item_failed_is_an_error_with_an_artifact(
@@ -651,6 +686,22 @@ def test_session_renders_for_notebooks(router: ToolRouter, user: str) -> None:
     assert f"user_id       {user}" in text
     assert "toolkits      github, notes" in text
     assert router.client.settings.api_key.get_secret_value() not in html + text
+
+
+@custom_tool(preload=True)
+def notify(channel: str, callbacks: list[str], _id: str = "") -> dict[str, Any]:
+    """Post to a channel, then call these webhook URLs."""
+    return {"channel": channel, "callbacks": callbacks, "_id": _id}
+
+
+def test_run_argument_names_reach_a_custom_tool_unchanged(router: ToolRouter, user: str) -> None:
+    """A custom tool's `callbacks` or `_id` parameter is the model's to fill, as any other."""
+    session = new_session(router, user, custom_tools=[notify])
+    tool = session.tool("LOCAL_NOTIFY")
+    args = {"channel": "ops", "callbacks": ["https://x"], "_id": "n1"}
+    message = tool.invoke(call(tool, args))
+    assert message.status == "success", message.content
+    assert message.artifact["data"] == args
 
 
 def test_run_argument_names_reach_the_service_unchanged(

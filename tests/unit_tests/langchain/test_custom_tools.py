@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import dataclasses
+import datetime
+import threading
+from typing import Annotated, Any, Optional
 
 import pytest
+from langchain_core.tools import InjectedToolArg, InjectedToolCallId, StructuredTool
 from langchain_core.tools import tool as lc_tool
+from pydantic import BaseModel
 
 from langchain_toolrouter._custom_registry import CustomRegistry
 from langchain_toolrouter._multi_execute import AmbiguousSlugError
@@ -124,10 +129,48 @@ async def test_async_tool_and_context() -> None:
     outcome = await lookup.arun({"name": "Ada"}, context)
     assert outcome.data == {"user": "alice", "name": "Ada"}
     assert calls == [("NOTES_LIST_NOTES", {"q": "Ada"})]
-    with pytest.raises(NotImplementedError, match="async function"):
-        lookup.run({"name": "Ada"}, context)
     with pytest.raises(RuntimeError, match="needs a CustomToolContext"):
         await lookup.arun({"name": "Ada"})
+
+
+def test_sync_run_of_an_async_tool_runs_it_to_completion() -> None:
+    context = CustomToolContext("alice", "trs_1", lambda s, a: {}, _async_noop)
+
+    @custom_tool
+    async def lookup(name: str, ctx: CustomToolContext) -> dict[str, Any]:
+        """Look a customer up."""
+        await asyncio.sleep(0)
+        return {"user": ctx.user_id, "name": name}
+
+    assert lookup.run({"name": "Ada"}, context).data == {"user": "alice", "name": "Ada"}
+
+
+async def test_sync_run_of_an_async_tool_inside_a_running_loop() -> None:
+    # A sync call made from code that already runs a loop (Jupyter) must not deadlock.
+    @custom_tool
+    async def lookup(name: str) -> dict[str, Any]:
+        """Look a customer up."""
+        await asyncio.sleep(0)
+        return {"name": name, "thread": threading.current_thread().name}
+
+    outcome = lookup.run({"name": "Ada"})
+    assert outcome.data["name"] == "Ada"
+    assert outcome.data["thread"].startswith("toolrouter-async")
+
+
+def test_sync_run_of_an_async_only_langchain_tool() -> None:
+    async def shout(text: str) -> str:
+        return text.upper()
+
+    tool = CustomTool.from_tool(
+        StructuredTool.from_function(coroutine=shout, name="shout", description="Shout.")
+    )
+    assert tool.is_async_only
+    assert tool.run({"text": "hi"}).data == {"result": "HI"}
+
+
+async def _async_noop(slug: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    return {}
 
 
 async def test_sync_tool_runs_in_async_code() -> None:
@@ -194,6 +237,33 @@ def test_toolkit_members_get_toolkit_slugs_and_definitions() -> None:
         CustomToolkit("empty", "E", "d", tools=[])
 
 
+def test_a_toolkit_does_not_change_the_tools_given_to_it() -> None:
+    @custom_tool
+    def find_customer(email: str) -> dict[str, str]:
+        """Find a customer record by email."""
+        return {"email": email}
+
+    crm = CustomToolkit("crm", "CRM", "Customer records", tools=[find_customer])
+    other = CustomToolkit("sales", "Sales", "Sales records", tools=[find_customer])
+    assert find_customer.toolkit is None
+    assert find_customer.final_slug == "LOCAL_FIND_CUSTOMER"
+    assert [t.final_slug for t in (*crm.tools, *other.tools)] == [
+        "LOCAL_CRM_FIND_CUSTOMER",
+        "LOCAL_SALES_FIND_CUSTOMER",
+    ]
+    alone = CustomRegistry([find_customer])
+    inline = alone.inline()
+    assert inline is not None
+    assert [t.slug for t in inline.custom_tools or []] == ["find_customer"]
+    assert alone.resolve_exact("LOCAL_FIND_CUSTOMER") is find_customer
+    both = CustomRegistry([find_customer, crm])
+    assert sorted(t.final_slug for t in both.tools) == [
+        "LOCAL_CRM_FIND_CUSTOMER",
+        "LOCAL_FIND_CUSTOMER",
+    ]
+    assert both.resolve_exact("LOCAL_CRM_FIND_CUSTOMER") is crm.tools[0]
+
+
 def test_extends_toolkit_takes_any_real_toolkit_slug() -> None:
     def search(q: str) -> dict[str, str]:
         """Search the web."""
@@ -251,3 +321,135 @@ def test_registry_refuses_duplicate_final_slugs() -> None:
 
     with pytest.raises(ValueError, match="final slug LOCAL_ONE"):
         CustomRegistry([custom_tool(one), custom_tool(one)])
+
+
+def test_reserved_parameter_names_are_kept_and_passed() -> None:
+    @custom_tool
+    def notify(channel: str, callbacks: list[str], run_manager: str = "ops") -> dict[str, Any]:
+        """Post to a channel, then call these webhook URLs."""
+        return {"channel": channel, "callbacks": callbacks, "run_manager": run_manager}
+
+    @custom_tool
+    def save(_id: str, model_config: dict[str, Any], id: int = 0) -> dict[str, Any]:
+        """Save a model config under an id."""
+        return {"_id": _id, "model_config": model_config, "id": id}
+
+    assert list(notify.input_schema["properties"]) == ["channel", "callbacks", "run_manager"]
+    assert notify.input_schema["required"] == ["channel", "callbacks"]
+    args = {"channel": "ops", "callbacks": ["https://x"], "run_manager": "bo"}
+    assert notify.run(args).data == args
+    assert list(save.input_schema["properties"]) == ["_id", "model_config", "id"]
+    outcome = save.run({"_id": "r1", "model_config": {"t": 1}})
+    assert outcome.data == {"_id": "r1", "model_config": {"t": 1}, "id": 0}
+    invalid = save.run({"model_config": {}})
+    assert "_id: Field required" in (invalid.error or "")
+
+
+def test_positional_only_parameters_are_refused_clearly() -> None:
+    def pick(x: int, /) -> dict[str, int]:
+        """Pick."""
+        return {"x": x}
+
+    with pytest.raises(TypeError, match="'x' is positional-only"):
+        custom_tool(pick)
+
+
+def test_optional_context_parameter() -> None:
+    @custom_tool
+    def whoami(q: str, ctx: CustomToolContext | None = None) -> dict[str, Any]:
+        """Who am I."""
+        return {"user": ctx.user_id if ctx else None}
+
+    @custom_tool
+    def whoami_too(q: str, ctx: Optional[CustomToolContext] = None) -> dict[str, Any]:  # noqa: UP045
+        """Who am I, too."""
+        return {"user": ctx.user_id if ctx else None}
+
+    context = CustomToolContext("alice", "trs_1", lambda s, a: {}, _async_noop)
+    for tool in (whoami, whoami_too):
+        assert list(tool.input_schema["properties"]) == ["q"]
+        assert tool.run({"q": "x"}).data == {"user": None}
+        assert tool.run({"q": "x"}, context).data == {"user": "alice"}
+
+
+def test_injected_arguments_are_hidden_with_a_default_else_refused() -> None:
+    @custom_tool
+    def lookup(
+        query: str, api_token: Annotated[str, InjectedToolArg] = "default"
+    ) -> dict[str, Any]:
+        """Look something up."""
+        return {"q": query, "token": api_token}
+
+    assert list(lookup.input_schema["properties"]) == ["query"]
+    assert lookup.run({"query": "a"}).data == {"q": "a", "token": "default"}
+
+    def needs_token(query: str, api_token: Annotated[str, InjectedToolArg]) -> dict[str, Any]:
+        """Look something up."""
+        return {}
+
+    with pytest.raises(TypeError, match="'api_token' is an injected argument"):
+        custom_tool(needs_token)
+
+    def with_call_id(text: str, call: Annotated[str, InjectedToolCallId] = "") -> dict[str, Any]:
+        """Reply."""
+        return {}
+
+    with pytest.raises(TypeError, match=r"'call' is an injected argument.*no LangChain tool call"):
+        custom_tool(with_call_id)
+
+
+def test_from_tool_refuses_injected_arguments_it_cannot_supply() -> None:
+    @lc_tool
+    def reply(text: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> str:
+        """Reply."""
+        return text
+
+    with pytest.raises(TypeError, match="'tool_call_id' is an injected argument"):
+        CustomTool.from_tool(reply)
+
+    @lc_tool
+    def tagged(text: str, tag: Annotated[str, InjectedToolArg] = "t") -> str:
+        """Tag a text."""
+        return f"{tag}:{text}"
+
+    tool = CustomTool.from_tool(tagged)
+    assert list(tool.input_schema["properties"]) == ["text"]
+    assert tool.run({"text": "hi"}).data == {"result": "t:hi"}
+
+
+@dataclasses.dataclass
+class Slot:
+    start: datetime.date
+    room: str
+
+
+class Room(BaseModel):
+    name: str
+    free_from: datetime.datetime
+
+
+def test_nested_return_values_become_json_data(caplog: pytest.LogCaptureFixture) -> None:
+    @custom_tool
+    def free_slots(day: str) -> list[Any]:
+        """Free meeting slots for a day."""
+        when = datetime.datetime(2025, 1, 2, 9, 30)
+        return [Slot(datetime.date(2025, 1, 2), "A"), {"room": Room(name="B", free_from=when)}]
+
+    assert free_slots.run({"day": "mon"}).data == {
+        "result": [
+            {"start": "2025-01-02", "room": "A"},
+            {"room": {"name": "B", "free_from": "2025-01-02T09:30:00"}},
+        ]
+    }
+
+    class Opaque:
+        def __repr__(self) -> str:
+            return "<opaque>"
+
+    @custom_tool
+    def odd(day: str) -> dict[str, Any]:
+        """Return something with no JSON form."""
+        return {"value": Opaque()}
+
+    assert odd.run({"day": "mon"}).data == {"value": "<opaque>"}
+    assert "Opaque, which has no JSON form" in caplog.text

@@ -9,7 +9,7 @@ import pytest
 from langchain_toolrouter._custom_registry import CustomRegistry
 from langchain_toolrouter.custom_tools import custom_tool
 from langchain_toolrouter.session import ToolRouter, ToolRouterSession, ToolSearchError
-from langchain_toolrouter.wire.models import SearchResponse, Session
+from langchain_toolrouter.wire.models import SearchResponse, SearchToolSchema, Session, ToolSchema
 
 
 @custom_tool
@@ -79,3 +79,42 @@ def test_facts_and_mcp(session: ToolRouterSession) -> None:
     assert session.custom_tools[0].final_slug == "LOCAL_FINDER"
     with pytest.raises(ValueError, match="include_custom"):
         session._tool_list([], "some")  # type: ignore[arg-type]
+
+
+def test_safe_names_that_collide_keep_the_first_tool_and_say_so(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with ToolRouter(
+        api_key="ak_offline", base_url="https://api.example.test", name_style="safe"
+    ) as router:
+        raw = Session.model_validate(
+            {
+                "session_id": "trs_safe",
+                "mcp": {"type": "HTTP", "url": "https://x.test/mcp"},
+                "config": {"user_id": "u1"},
+            }
+        )
+        session = ToolRouterSession(router, raw, CustomRegistry())
+        schemas = [
+            ToolSchema(slug=slug, description=slug, input_parameters={"type": "object"})
+            for slug in ("GET.USER", "GET_USER", "GET_TEAM")
+        ]
+        tools = session._tool_list(schemas, "preloaded")
+        assert [(t.name, t.slug) for t in tools] == [  # type: ignore[attr-defined]
+            ("GET_USER", "GET.USER"),
+            ("GET_TEAM", "GET_TEAM"),
+        ]
+        assert session.skipped_tools[0][0] == "GET_USER"
+        assert "also the name of GET.USER" in session.skipped_tools[0][1]
+        assert "tool GET_USER is skipped" in caplog.text
+        found = session._search_result(
+            "user",
+            response(results=[]),
+            ["GET_USER", "GET.USER"],
+            [],
+            {
+                slug: SearchToolSchema(tool_slug=slug, input_schema={"type": "object"})
+                for slug in ("GET_USER", "GET.USER")
+            },
+        )
+        assert [t.slug for t in found] == ["GET_USER"]  # type: ignore[attr-defined]

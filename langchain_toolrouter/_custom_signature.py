@@ -1,0 +1,188 @@
+"""The input model of a `@custom_tool` function, built from its signature.
+
+Every parameter keeps its exact name in the schema the service and the model see, as app tool
+properties do (`schema.naming`): a name pydantic or LangChain would take (`callbacks`,
+`run_manager`, `_id`, `model_config`, ...) becomes a field with a safe Python name and the
+parameter's name as its alias, and is passed back to the function under its own name.
+
+Not part of the schema: the `CustomToolContext` parameter (also `CustomToolContext | None`),
+`*args`/`**kwargs`, and LangChain injected arguments that have a default (the default is
+used). An injected argument without a default, or an `InjectedToolCallId`, is refused: the
+service's model calls a custom tool with schema arguments only, so nothing could supply it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.tools import InjectedToolArg, InjectedToolCallId
+from langchain_core.tools.base import _infer_arg_descriptions
+from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic.fields import FieldInfo
+
+from langchain_toolrouter.schema.naming import field_names
+
+__all__ = ["SignatureModel", "check_injected_fields", "signature_model"]
+
+_CONFIG = ConfigDict(arbitrary_types_allowed=True)
+
+
+@dataclass(frozen=True)
+class SignatureModel:
+    """A function's input model and how its fields map back to the function's parameters."""
+
+    model: type[BaseModel]
+    parameters: Mapping[str, str]
+    """Python field name -> the function's parameter name."""
+    context_param: str | None
+    context_optional: bool
+
+    def schema(self) -> dict[str, Any]:
+        """The input JSON Schema (parameter names as properties)."""
+        schema = {"type": "object", "properties": {}, **self.model.model_json_schema()}
+        schema.pop("description", None)
+        return schema
+
+    def call_kwargs(self, instance: BaseModel) -> dict[str, Any]:
+        """The function's keyword arguments: the fields the caller set, under their names."""
+        return {
+            self.parameters[attr]: getattr(instance, attr) for attr in instance.model_fields_set
+        }
+
+
+def injected_marks(annotation: Any, metadata: Any = ()) -> list[type[InjectedToolArg]]:
+    """The LangChain injection markers of an annotation (`Annotated[str, InjectedToolArg]`)
+    or of a pydantic field's metadata."""
+    extras = list(metadata)
+    if typing.get_origin(annotation) is typing.Annotated:
+        extras.extend(typing.get_args(annotation)[1:])
+    marks: list[type[InjectedToolArg]] = []
+    for extra in extras:
+        if isinstance(extra, type) and issubclass(extra, InjectedToolArg):
+            marks.append(extra)
+        elif isinstance(extra, InjectedToolArg):
+            marks.append(type(extra))
+    return marks
+
+
+def refuse_injected(slug: str, name: str, marks: list[type[InjectedToolArg]]) -> None:
+    """Raise the definition-time error for an injected argument no one could supply."""
+    what = marks[0].__name__
+    if _has_call_id(marks):
+        why = "custom tool calls carry no LangChain tool call id"
+    else:
+        why = "the service's model calls a custom tool with schema arguments only"
+    msg = (
+        f"custom tool {slug!r}: parameter {name!r} is an injected argument ({what}) and "
+        f"nothing would supply it ({why}): give it a default, bind it yourself "
+        "(functools.partial or a closure), or take a CustomToolContext parameter for the "
+        "session's user and id"
+    )
+    raise TypeError(msg)
+
+
+def check_injected_fields(slug: str, schema: object) -> None:
+    """Refuse a LangChain tool whose args schema has an injected argument nothing can supply
+    (the same rule as for a function's parameters; a dict schema is not checked)."""
+    if not (isinstance(schema, type) and issubclass(schema, BaseModel)):
+        return
+    for name, info in schema.model_fields.items():
+        marks = injected_marks(info.annotation, info.metadata)
+        if marks and (info.is_required() or _has_call_id(marks)):
+            refuse_injected(slug, info.alias or name, marks)
+
+
+def _has_call_id(marks: list[type[InjectedToolArg]]) -> bool:
+    return any(issubclass(mark, InjectedToolCallId) for mark in marks)
+
+
+def _is_context(annotation: Any, context_type: type) -> bool:
+    if isinstance(annotation, str):
+        text = annotation.replace(" ", "").strip("'\"")
+        name = context_type.__name__
+        return text in {name, f"{name}|None", f"None|{name}", f"Optional[{name}]"}
+    if typing.get_origin(annotation) is typing.Annotated:
+        annotation = typing.get_args(annotation)[0]
+    if annotation is context_type:
+        return True
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        others = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return others == [context_type]
+    return False
+
+
+def _hints(fn: Callable[..., Any]) -> dict[str, Any]:
+    """The function's annotations resolved (string annotations included), or as written when
+    they cannot all be resolved here."""
+    try:
+        return typing.get_type_hints(fn, include_extras=True)
+    except Exception:  # an unresolvable name: fall back to the raw annotations
+        return dict(getattr(fn, "__annotations__", {}))
+
+
+def signature_model(
+    slug: str, fn: Callable[..., Any], *, context_type: type, parse_docstring: bool
+) -> SignatureModel:
+    """Build the input model of `fn` (see the module docstring).
+
+    Raises:
+        ValueError: several `CustomToolContext` parameters.
+        TypeError: a positional-only parameter, or an injected argument nothing can supply.
+    """
+    hints = _hints(fn)
+    params = list(inspect.signature(fn).parameters.values())
+    context = [p for p in params if _is_context(hints.get(p.name, p.annotation), context_type)]
+    if len(context) > 1:
+        msg = f"custom tool {slug!r} has several CustomToolContext parameters; keep one"
+        raise ValueError(msg)
+    kept = [p for p in params if p not in context and _in_schema(slug, p, hints)]
+    _, descriptions = _infer_arg_descriptions(
+        fn, parse_docstring=parse_docstring, error_on_invalid_docstring=False
+    )
+    names = field_names(p.name for p in kept)
+    fields: dict[str, Any] = {
+        names[p.name][0]: (
+            _annotation(hints.get(p.name, p.annotation)),
+            _field(p, descriptions.get(p.name)),
+        )
+        for p in kept
+    }
+    model = create_model(slug, __config__=_CONFIG, __module__=fn.__module__, **fields)
+    return SignatureModel(
+        model=model,
+        parameters={names[p.name][0]: p.name for p in kept},
+        context_param=context[0].name if context else None,
+        context_optional=bool(context) and context[0].default is not inspect.Parameter.empty,
+    )
+
+
+def _in_schema(slug: str, param: inspect.Parameter, hints: Mapping[str, Any]) -> bool:
+    if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+        return False
+    if param.kind is param.POSITIONAL_ONLY:
+        msg = (
+            f"custom tool {slug!r}: parameter {param.name!r} is positional-only, but a "
+            "custom tool is called with keyword arguments: remove the '/' from the signature"
+        )
+        raise TypeError(msg)
+    marks = injected_marks(hints.get(param.name, param.annotation))
+    if not marks:
+        return True
+    if param.default is inspect.Parameter.empty or _has_call_id(marks):
+        refuse_injected(slug, param.name, marks)
+    return False  # hidden from the model; the function's default is used
+
+
+def _annotation(annotation: Any) -> Any:
+    return Any if annotation is inspect.Parameter.empty else annotation
+
+
+def _field(param: inspect.Parameter, description: str | None) -> FieldInfo:
+    default = ... if param.default is inspect.Parameter.empty else param.default
+    info: FieldInfo = Field(default, alias=param.name, description=description)
+    return info
