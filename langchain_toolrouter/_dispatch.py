@@ -325,6 +325,19 @@ class SessionToolExecutor:
         self._slug = slug
         self._toolkit = toolkit
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> SessionToolExecutor:
+        """Itself: a deep-copied tool still calls the same live session (its clients, locks
+        and connection state are shared, never copied)."""
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        msg = (
+            f"a session tool ({self._slug}) cannot be pickled: it calls a live session. "
+            "Pickle the session id and the slug, and rebuild it with "
+            "router.get_session(session_id).tool(slug)"
+        )
+        raise TypeError(msg)
+
     def execute(self, payload: dict[str, Any]) -> ToolOutcome:
         """Run the call with the sync client."""
         try:

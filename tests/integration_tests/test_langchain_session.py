@@ -5,6 +5,9 @@
 from __future__ import annotations
 
 import asyncio
+import copy
+import json
+import pickle
 import time
 from pathlib import Path
 from typing import Any
@@ -237,6 +240,19 @@ def test_tool_by_slug_in_any_case_has_the_services_name(router: ToolRouter, user
     for slug in ("notes_create_note", "composio_search_tools", "local_count_words"):
         tool = session.tool(slug)
         assert tool.name == tool.slug == slug.upper()
+
+
+def test_copies_of_a_session_tool_call_the_same_session(router: ToolRouter, user: str) -> None:
+    session = new_session(router, user, toolkits=["notes"])
+    tool = session.tool("NOTES_CREATE_NOTE")
+    for index, copied in enumerate(
+        [copy.deepcopy(tool), tool.model_copy(deep=True), copy.copy(tool)], start=1
+    ):
+        assert json.loads(copied.invoke({"title": f"copy {index}"}))["title"] == f"copy {index}"
+    listed = json.loads(session.tool("NOTES_LIST_NOTES").invoke({}))
+    assert [note["title"] for note in listed["notes"]] == ["copy 1", "copy 2", "copy 3"]
+    with pytest.raises(TypeError, match=r"cannot be pickled.*\.tool\(slug\)"):
+        pickle.dumps(tool)
 
 
 async def test_atool_by_slug(arouter: ToolRouter, user: str) -> None:
