@@ -43,6 +43,9 @@ _CONFIG_FIELDS = (
     "workbench",
 )
 
+#: Maps keyed by toolkit slug, stored with lower-case keys.
+_TOOLKIT_MAPS = ("auth_configs", "connected_accounts")
+
 
 def _with_defaults(config: SessionConfig) -> SessionConfig:
     if config.execute is None:
@@ -58,7 +61,34 @@ def _with_defaults(config: SessionConfig) -> SessionConfig:
     return config
 
 
+def _lower_toolkit_keys(data: dict[str, Any]) -> None:
+    """Store the toolkit-keyed maps under lower-case slugs, so every lookup by slug agrees.
+
+    Raises:
+        EmulatorError: 400 when two keys name the same toolkit in different case.
+    """
+    problems: list[str] = []
+    for name in _TOOLKIT_MAPS:
+        given = data.get(name)
+        if not isinstance(given, dict):
+            continue
+        lowered: dict[str, Any] = {}
+        for key, value in given.items():
+            slug = key.lower()
+            if slug in lowered:
+                problems.append(f"{name}.{key}: toolkit {slug!r} is given more than once")
+            lowered[slug] = value
+        data[name] = lowered
+    if problems:
+        raise bad_request(
+            "Invalid session config: " + "; ".join(problems),
+            suggested_fix="Give each toolkit once (toolkit slugs are case-insensitive).",
+            errors=problems,
+        )
+
+
 def _to_config(data: dict[str, Any]) -> SessionConfig:
+    _lower_toolkit_keys(data)
     try:
         return _with_defaults(SessionConfig.model_validate(data))
     except ValidationError as exc:

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from langchain_toolrouter.emulator import EmulatorState
 from tests.unit_tests.emulator.calls import V3, V31
 from tests.unit_tests.emulator.conftest import SessionFactory
 
@@ -412,4 +413,49 @@ def test_assistive_prompt_names_the_timezone_and_exposed_tools(client: TestClien
     assert bad.status_code == 400
     assert bad.json()["error"]["errors"] == [
         "experimental.assistive_prompt_config.user_timezone: unknown time zone"
+    ]
+
+
+def test_toolkit_keys_of_pins_and_auth_configs_are_stored_lower_case(
+    client: TestClient, new_session: SessionFactory, state: EmulatorState
+) -> None:
+    from tests.unit_tests.emulator.calls import connect, execute
+
+    setup = new_session("hal")
+    first = connect(client, setup, "github")
+    second = connect(client, setup, "github")
+    created = client.post(
+        f"{V31}/session",
+        json={
+            "user_id": "hal",
+            "connected_accounts": {"GitHub": [second]},
+            "auth_configs": {"GitHub": "ac_mine"},
+        },
+    )
+    assert created.status_code == 201, created.text
+    config = created.json()["config"]
+    assert config["connected_accounts"] == {"github": [second]}
+    assert config["auth_configs"] == {"github": "ac_mine"}
+    session_id = created.json()["session_id"]
+    slug = "GITHUB_LIST_REPOSITORIES_FOR_THE_AUTHENTICATED_USER"
+    assert execute(client, session_id, slug, account=first).status_code == 400
+    assert execute(client, session_id, slug, account=second).status_code == 200
+    link = client.post(f"{V31}/session/{session_id}/link", json={"toolkit": "github"}).json()
+    account = state.store.find_account("project-a", link["connected_account_id"])
+    assert account is not None
+    assert account.auth_config_id == "ac_mine"
+    patched = client.patch(
+        f"{V31}/session/{session_id}", json={"auth_configs": {"GITHUB": "ac_other"}}
+    )
+    assert patched.json()["config"]["auth_configs"] == {"github": "ac_other"}
+
+
+def test_one_toolkit_twice_in_different_case_is_400(client: TestClient) -> None:
+    response = client.post(
+        f"{V31}/session",
+        json={"user_id": "a", "auth_configs": {"github": "ac_1", "GitHub": "ac_2"}},
+    )
+    assert response.status_code == 400
+    assert response.json()["error"]["errors"] == [
+        "auth_configs.GitHub: toolkit 'github' is given more than once"
     ]
