@@ -459,3 +459,42 @@ def test_one_toolkit_twice_in_different_case_is_400(client: TestClient) -> None:
     assert response.json()["error"]["errors"] == [
         "auth_configs.GitHub: toolkit 'github' is given more than once"
     ]
+
+
+def test_patch_cannot_change_the_user(client: TestClient, new_session: SessionFactory) -> None:
+    session_id = new_session("alice")
+    response = client.patch(
+        f"{V31}/session/{session_id}", json={"user_id": "mallory", "search": {"enable": False}}
+    )
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert (error["slug"], error["code"], error["status"]) == ("ToolRouterV2_BadRequest", 4300, 400)
+    assert error["errors"] == ["user_id: not allowed in PATCH"]
+    after = client.get(f"{V31}/session/{session_id}").json()
+    assert (after["config"]["user_id"], after["config_version"]) == ("alice", 1)
+
+
+@pytest.mark.parametrize("method", ["post", "patch"])
+def test_unknown_top_level_fields_are_400_and_never_stored(
+    client: TestClient, new_session: SessionFactory, method: str
+) -> None:
+    session_id = new_session()
+    body = {"toolkit": {"enable": ["gmail"]}}
+    if method == "post":
+        response = client.post(f"{V31}/session", json={"user_id": "alice", **body})
+    else:
+        response = client.patch(f"{V31}/session/{session_id}", json=body)
+    assert response.status_code == 400
+    (problem,) = response.json()["error"]["errors"]
+    assert problem.startswith("toolkit: unknown field; did you mean 'toolkits'?")
+    config = client.get(f"{V31}/session/{session_id}").json()["config"]
+    assert "toolkit" not in config
+
+
+def test_newer_documented_blocks_are_accepted_and_patchable(
+    client: TestClient, new_session: SessionFactory
+) -> None:
+    session_id = new_session(proxy_execute={"enable": True})
+    patched = client.patch(f"{V31}/session/{session_id}", json={"proxy_execute": None})
+    assert patched.status_code == 200, patched.text
+    assert "proxy_execute" not in patched.json()["config"]
