@@ -166,6 +166,25 @@ def _tags(tags: TagsConfig | None, where: str, problems: list[str]) -> None:
         )
 
 
+def _check_pins(store: Store, project: str, user_id: str, kit: str, ids: list[str]) -> list[str]:
+    """Problems of one toolkit's pins: each must be the user's account of that toolkit, and
+    at most one may be SHARED."""
+    problems: list[str] = []
+    shared = 0
+    for account_id in ids:
+        account = store.find_account(project, account_id)
+        if account is None or account.user_id != user_id or account.toolkit != kit:
+            problems.append(
+                f"connected_accounts.{kit}: {account_id!r} is not a {kit} account of user "
+                f"{user_id!r}"
+            )
+        elif account.account_type == "SHARED":
+            shared += 1
+    if shared > 1:
+        problems.append(f"connected_accounts.{kit}: at most one SHARED account per toolkit")
+    return problems
+
+
 def check_config(store: Store, project: str, user_id: str, config: SessionConfig) -> None:
     """Refuse configs naming unknown toolkits, tools, tags or foreign accounts (one 400)."""
     catalog = store.catalog
@@ -222,13 +241,7 @@ def check_config(store: Store, project: str, user_id: str, config: SessionConfig
                 f"auth_configs.{kit}: {auth_config!r} is not an auth config id (ac_...)"
             )
     for kit, ids in (config.connected_accounts or {}).items():
-        for account_id in ids:
-            account = store.find_account(project, account_id)
-            if account is None or account.user_id != user_id or account.toolkit != kit.lower():
-                problems.append(
-                    f"connected_accounts.{kit}: {account_id!r} is not a {kit} account of user "
-                    f"{user_id!r}"
-                )
+        problems += _check_pins(store, project, user_id, kit, ids)
     multi = config.multi_account
     max_accounts = multi.max_accounts_per_toolkit if multi is not None else None
     if max_accounts is not None and not 2 <= max_accounts <= 10:

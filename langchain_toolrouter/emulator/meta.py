@@ -23,6 +23,8 @@ from langchain_toolrouter.emulator.execution import (
     check_app_tool,
     connect_url,
     run_app_tool,
+    session_accounts,
+    usable_accounts,
 )
 from langchain_toolrouter.emulator.policy import allowed_tools, meta_tools
 from langchain_toolrouter.emulator.presenters import dump
@@ -83,7 +85,7 @@ def _connection_status(scope: SessionScope, toolkit_slug: str) -> SearchConnecti
             has_active_connection=True,
             status_message=f"{toolkit.name} needs no connection.",
         )
-    accounts = [a for a in scope.user.accounts if a.toolkit == toolkit.slug]
+    accounts = session_accounts(scope.record.config, scope.user, toolkit.slug)
     active = [a for a in accounts if a.status == "ACTIVE"]
     message = (
         f"Active connection found for {toolkit.name}."
@@ -103,7 +105,7 @@ def _connection_status(scope: SessionScope, toolkit_slug: str) -> SearchConnecti
                 "is_default": a is (active[0] if active else None),
                 "status": a.status,
                 **({"alias": a.alias} if a.alias else {}),
-                "account_type": "PRIVATE",
+                "account_type": a.account_type,
             }
             for a in accounts
         ],
@@ -347,7 +349,7 @@ def _manage(scope: SessionScope, args: ManageArgs) -> Outcome:
                 "has_active_connection": True,
             }
             continue
-        active = scope.user.active_accounts(toolkit.slug)
+        active = usable_accounts(scope.record.config, scope.user, toolkit.slug)
         if active and not args.reinitiate_all:
             results[toolkit.slug] = {
                 "toolkit": toolkit.slug,
@@ -390,7 +392,7 @@ def _statuses(scope: SessionScope, toolkits: list[str]) -> dict[str, Any]:
         elif toolkit.no_auth:
             out[toolkit.slug] = {"status": "no_auth_required", "has_active_connection": True}
         else:
-            active = scope.user.active_accounts(toolkit.slug)
+            active = usable_accounts(scope.record.config, scope.user, toolkit.slug)
             out[toolkit.slug] = {
                 "status": "ACTIVE" if active else "NOT_CONNECTED",
                 "has_active_connection": bool(active),
