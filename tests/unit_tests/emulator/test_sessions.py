@@ -176,6 +176,17 @@ def test_tools_pagination(client: TestClient, new_session: SessionFactory) -> No
     assert slugs == ALL_META
 
 
+def test_the_cursor_keeps_its_page_size_when_limit_changes(
+    client: TestClient, new_session: SessionFactory
+) -> None:
+    session_id = new_session()
+    url = f"{V31}/session/{session_id}/tools"
+    first = client.get(url, params={"limit": 3}).json()
+    second = client.get(url, params={"limit": 4, "cursor": first["next_cursor"]}).json()
+    assert (second["current_page"], second["total_pages"]) == (2, 2)
+    assert [i["slug"] for i in first["items"] + second["items"]] == ALL_META
+
+
 def test_bad_cursor_is_400(client: TestClient, new_session: SessionFactory) -> None:
     session_id = new_session()
     response = client.get(f"{V31}/session/{session_id}/tools", params={"cursor": "garbage!"})
