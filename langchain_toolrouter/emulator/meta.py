@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import anyio
 from pydantic import BaseModel, ConfigDict, Field
@@ -210,7 +210,11 @@ def run_search(
 
 
 class _Args(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    """Arguments of a meta tool, checked as its published input schema says (`meta_tools.json`,
+    served by `GET .../tools`): same required fields, enums and bounds, and JSON types taken
+    strictly (no `"true"` for a boolean). `test_meta` holds the two side by side."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
 
 
 class SearchArgs(_Args):
@@ -219,24 +223,37 @@ class SearchArgs(_Args):
     model: str | None = None
 
 
+SchemaPart = Literal["input_schema", "output_schema"]
+
+
+def _input_schema_only() -> list[SchemaPart]:
+    return ["input_schema"]
+
+
 class SchemasArgs(_Args):
-    tool_slugs: list[str] = Field(min_length=1)
-    include: list[str] = Field(default_factory=lambda: ["input_schema"])
+    tool_slugs: list[Annotated[str, Field(min_length=1)]]
+    include: list[SchemaPart] = Field(default_factory=_input_schema_only)
 
 
 class MultiItem(_Args):
     tool_slug: str = Field(min_length=1)
-    arguments: dict[str, Any] = Field(default_factory=dict)
+    arguments: dict[str, Any]
     account: str | None = None
 
 
 class MultiArgs(_Args):
     tools: list[MultiItem] = Field(min_length=1, max_length=50)
+    # Required by the published schema, which also says "default false in behaviour"; calls
+    # through the low-level execute leave it out, so it keeps that default here (see RELAXED).
     sync_response_to_workbench: bool = False
 
 
+#: Published-schema requirements these models deliberately do not enforce.
+RELAXED = {"COMPOSIO_MULTI_EXECUTE_TOOL": frozenset({"sync_response_to_workbench"})}
+
+
 class ManageArgs(_Args):
-    toolkits: list[str] = Field(min_length=1)
+    toolkits: list[str]
     reinitiate_all: bool = False
 
 
