@@ -148,7 +148,9 @@ class CatalogTool:
         """Validate `arguments` against the schema and run the tool.
 
         Raises:
-            ToolFailure: invalid arguments (every bad field named) or a failure of the tool.
+            ToolFailure: invalid arguments (every bad field named), a failure of the tool, or
+                an unexpected exception in the tool's code (status 500, named in the message),
+                so a bug in one fake tool is that call's failed result, never an HTTP 500.
         """
         try:
             args = self.args_model.model_validate(dict(arguments))
@@ -159,7 +161,14 @@ class CatalogTool:
                 f"tool's input schema (COMPOSIO_GET_TOOL_SCHEMAS returns it).",
                 status=422,
             ) from exc
-        return self.run(ctx, args)
+        try:
+            return self.run(ctx, args)
+        except ToolFailure:
+            raise
+        except Exception as exc:  # any crash is this tool's failed result
+            raise ToolFailure(
+                f"{self.slug} failed: {type(exc).__name__}: {exc}", status=500
+            ) from exc
 
 
 @dataclass(frozen=True)

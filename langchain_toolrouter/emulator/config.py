@@ -4,14 +4,16 @@ Requests say `enable`/`disable`; the stored and returned config says `enabled`/`
 reference section 3.1). The response models accept both spellings, so the request's blocks are
 validated straight into `SessionConfig`. Blocks the service always returns (`execute`, `preload`,
 `search`, `manage_connections`) get their defaults. Every unknown toolkit, tool, tag or account
-is reported in one 400.
+is reported in one 400; so are unknown top-level fields, and `user_id` on PATCH (a session keeps
+its user).
 """
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from langchain_toolrouter.emulator.catalog import TAGS, format_validation_error
 from langchain_toolrouter.emulator.errors import EmulatorError, bad_request
@@ -29,19 +31,15 @@ from langchain_toolrouter.wire.models import (
 
 __all__ = ["build_config", "check_config", "patch_config"]
 
-_CONFIG_FIELDS = (
-    "toolkits",
-    "tools",
-    "tags",
-    "auth_configs",
-    "connected_accounts",
-    "manage_connections",
-    "multi_account",
-    "preload",
-    "search",
-    "execute",
-    "workbench",
+#: Blocks a PATCH may replace or (with `null`) remove: create's blocks minus `user_id`.
+_CONFIG_FIELDS = tuple(
+    name
+    for name in SessionUpdateRequest.model_fields
+    if name not in ("experimental", "expected_config_version")
 )
+
+#: Maps keyed by toolkit slug, stored with lower-case keys.
+_TOOLKIT_MAPS = ("auth_configs", "connected_accounts")
 
 
 def _with_defaults(config: SessionConfig) -> SessionConfig:
@@ -58,7 +56,34 @@ def _with_defaults(config: SessionConfig) -> SessionConfig:
     return config
 
 
+def _lower_toolkit_keys(data: dict[str, Any]) -> None:
+    """Store the toolkit-keyed maps under lower-case slugs, so every lookup by slug agrees.
+
+    Raises:
+        EmulatorError: 400 when two keys name the same toolkit in different case.
+    """
+    problems: list[str] = []
+    for name in _TOOLKIT_MAPS:
+        given = data.get(name)
+        if not isinstance(given, dict):
+            continue
+        lowered: dict[str, Any] = {}
+        for key, value in given.items():
+            slug = key.lower()
+            if slug in lowered:
+                problems.append(f"{name}.{key}: toolkit {slug!r} is given more than once")
+            lowered[slug] = value
+        data[name] = lowered
+    if problems:
+        raise bad_request(
+            "Invalid session config: " + "; ".join(problems),
+            suggested_fix="Give each toolkit once (toolkit slugs are case-insensitive).",
+            errors=problems,
+        )
+
+
 def _to_config(data: dict[str, Any]) -> SessionConfig:
+    _lower_toolkit_keys(data)
     try:
         return _with_defaults(SessionConfig.model_validate(data))
     except ValidationError as exc:
@@ -70,15 +95,54 @@ def _to_config(data: dict[str, Any]) -> SessionConfig:
         ) from exc
 
 
+def _refuse_unknown_fields(request: BaseModel) -> None:
+    """400 naming each top-level body field the service does not define (wire reference 4.1
+    and 5 list them), rather than storing a misspelt block or silently dropping it."""
+    known = sorted(type(request).model_fields)
+    problems = []
+    for name in request.model_extra or {}:
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        problems.append(f"{name}: unknown field; {hint}known fields: {', '.join(known)}")
+    if problems:
+        raise bad_request(
+            "Invalid request body: " + "; ".join(problems),
+            suggested_fix="Remove or correct the fields listed in 'errors'.",
+            errors=problems,
+        )
+
+
+def _refuse_user_id(update: SessionUpdateRequest) -> None:
+    """A session belongs to the user it was created for: PATCH takes no `user_id`."""
+    if "user_id" in (update.model_extra or {}):
+        raise bad_request(
+            "user_id cannot be changed: PATCH takes the blocks of create minus user_id.",
+            suggested_fix="Drop user_id from the PATCH body; create a new session for another "
+            "user.",
+            errors=["user_id: not allowed in PATCH"],
+        )
+
+
 def build_config(request: SessionCreateRequest) -> SessionConfig:
-    """The stored config of a new session."""
+    """The stored config of a new session.
+
+    Raises:
+        EmulatorError: 400 for unknown top-level fields or an invalid config.
+    """
+    _refuse_unknown_fields(request)
     data = request.to_wire()
     data.pop("experimental", None)
     return _to_config(data)
 
 
 def patch_config(current: SessionConfig, update: SessionUpdateRequest) -> SessionConfig:
-    """Apply a PATCH: given blocks replace stored ones, `null` removes a stored override."""
+    """Apply a PATCH: given blocks replace stored ones, `null` removes a stored override.
+
+    Raises:
+        EmulatorError: 400 for `user_id`, unknown top-level fields or an invalid config.
+    """
+    _refuse_user_id(update)
+    _refuse_unknown_fields(update)
     data = current.model_dump(mode="json", by_alias=True, exclude_none=True)
     sent = update.to_wire()
     for name in _CONFIG_FIELDS:
@@ -88,9 +152,6 @@ def patch_config(current: SessionConfig, update: SessionUpdateRequest) -> Sessio
             data.pop(name, None)
         else:
             data[name] = sent[name]
-    for name, value in sent.items():  # unknown (newer) blocks are kept as sent
-        if name not in _CONFIG_FIELDS and name not in ("experimental", "expected_config_version"):
-            data[name] = value
     return _to_config(data)
 
 
@@ -103,6 +164,25 @@ def _tags(tags: TagsConfig | None, where: str, problems: list[str]) -> None:
             for tag in values or []
             if tag not in TAGS
         )
+
+
+def _check_pins(store: Store, project: str, user_id: str, kit: str, ids: list[str]) -> list[str]:
+    """Problems of one toolkit's pins: each must be the user's account of that toolkit, and
+    at most one may be SHARED."""
+    problems: list[str] = []
+    shared = 0
+    for account_id in ids:
+        account = store.find_account(project, account_id)
+        if account is None or account.user_id != user_id or account.toolkit != kit:
+            problems.append(
+                f"connected_accounts.{kit}: {account_id!r} is not a {kit} account of user "
+                f"{user_id!r}"
+            )
+        elif account.account_type == "SHARED":
+            shared += 1
+    if shared > 1:
+        problems.append(f"connected_accounts.{kit}: at most one SHARED account per toolkit")
+    return problems
 
 
 def check_config(store: Store, project: str, user_id: str, config: SessionConfig) -> None:
@@ -161,13 +241,7 @@ def check_config(store: Store, project: str, user_id: str, config: SessionConfig
                 f"auth_configs.{kit}: {auth_config!r} is not an auth config id (ac_...)"
             )
     for kit, ids in (config.connected_accounts or {}).items():
-        for account_id in ids:
-            account = store.find_account(project, account_id)
-            if account is None or account.user_id != user_id or account.toolkit != kit.lower():
-                problems.append(
-                    f"connected_accounts.{kit}: {account_id!r} is not a {kit} account of user "
-                    f"{user_id!r}"
-                )
+        problems += _check_pins(store, project, user_id, kit, ids)
     multi = config.multi_account
     max_accounts = multi.max_accounts_per_toolkit if multi is not None else None
     if max_accounts is not None and not 2 <= max_accounts <= 10:

@@ -33,6 +33,10 @@ __all__ = [
 
 M = TypeVar("M", bound=BaseModel)
 
+#: Deepest array/object nesting a JSON body may have: far beyond any real request, well below
+#: what parsing, validation and the response's serialization can handle.
+MAX_BODY_DEPTH = 128
+
 
 @dataclass
 class EmulatorState:
@@ -111,13 +115,40 @@ async def _json(request: Request) -> Any:
     if not raw.strip():
         return {}
     try:
-        return json.loads(raw)
+        data = json.loads(raw)
+    except RecursionError as exc:
+        raise _too_deep() from exc
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise bad_request(
             f"The request body is not valid JSON: {exc}",
             suggested_fix="Send a JSON object with Content-Type: application/json.",
             errors=["(body): invalid JSON"],
         ) from exc
+    if _depth_exceeds(data, MAX_BODY_DEPTH):
+        raise _too_deep()
+    return data
+
+
+def _too_deep() -> EmulatorError:
+    return bad_request(
+        f"The request body is not valid JSON: it is nested more than {MAX_BODY_DEPTH} levels deep.",
+        suggested_fix="Send a JSON object with fewer levels of nesting.",
+        errors=["(body): invalid JSON, nested too deeply"],
+    )
+
+
+def _depth_exceeds(value: Any, limit: int) -> bool:
+    """Whether arrays/objects nest deeper than `limit` (iterative: no recursion to exhaust)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if not isinstance(item, dict | list):
+            continue
+        if depth > limit:
+            return True
+        children = item.values() if isinstance(item, dict) else item
+        stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 def validate(model: type[M], data: Any, *, what: str) -> M:

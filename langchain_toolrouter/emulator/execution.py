@@ -16,7 +16,7 @@ from langchain_toolrouter.emulator.customs import CustomTool, resolve_customs
 from langchain_toolrouter.emulator.errors import EmulatorError
 from langchain_toolrouter.emulator.policy import tool_allowed, toolkit_allowed
 from langchain_toolrouter.emulator.store import ConnectedAccount, SessionRecord, UserState, utc_now
-from langchain_toolrouter.wire.models import ExecuteResult, InlineCustomTools
+from langchain_toolrouter.wire.models import ExecuteResult, InlineCustomTools, SessionConfig
 
 __all__ = [
     "Outcome",
@@ -24,6 +24,8 @@ __all__ = [
     "connection_required",
     "require_account",
     "run_app_tool",
+    "session_accounts",
+    "usable_accounts",
 ]
 
 
@@ -113,19 +115,37 @@ def connection_required(toolkit: Toolkit, scope: SessionScope) -> EmulatorError:
     )
 
 
+def session_accounts(
+    config: SessionConfig, user: UserState, toolkit: str
+) -> list[ConnectedAccount]:
+    """The user's `toolkit` accounts (any status) a session may use, oldest first.
+
+    The pinned ones when `config.connected_accounts` pins any for the toolkit; otherwise the
+    PRIVATE ones: a SHARED account is used only when pinned (wire reference 4.5).
+    """
+    pinned = (config.connected_accounts or {}).get(toolkit)
+    accounts = [a for a in user.accounts if a.toolkit == toolkit]
+    if pinned:
+        return [a for a in accounts if a.id in pinned]
+    return [a for a in accounts if a.account_type != "SHARED"]
+
+
+def usable_accounts(config: SessionConfig, user: UserState, toolkit: str) -> list[ConnectedAccount]:
+    """The ACTIVE accounts among `session_accounts`: what a call of the toolkit may run as."""
+    return [a for a in session_accounts(config, user, toolkit) if a.status == "ACTIVE"]
+
+
 def require_account(
     toolkit: Toolkit, scope: SessionScope, account: str | None = None
 ) -> ConnectedAccount | None:
     """The ACTIVE account a call of `toolkit` runs as (None for no-auth toolkits).
 
-    Honours `config.connected_accounts` pins and the request's `account` (id or alias).
+    Honours `config.connected_accounts` pins, the SHARED-only-when-pinned rule and the
+    request's `account` (id or alias).
     """
     if toolkit.no_auth:
         return None
-    candidates = scope.user.active_accounts(toolkit.slug)
-    pinned = (scope.record.config.connected_accounts or {}).get(toolkit.slug)
-    if pinned:
-        candidates = [a for a in candidates if a.id in pinned]
+    candidates = usable_accounts(scope.record.config, scope.user, toolkit.slug)
     if account:
         named = [a for a in candidates if account in (a.id, a.alias)]
         if not named:

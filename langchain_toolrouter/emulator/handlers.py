@@ -32,6 +32,8 @@ from langchain_toolrouter.emulator.execution import (
     connect_url,
     connection_required,
     run_app_tool,
+    session_accounts,
+    usable_accounts,
 )
 from langchain_toolrouter.emulator.meta import run_meta_tool, run_search
 from langchain_toolrouter.emulator.pagination import paginate
@@ -384,12 +386,13 @@ async def create_link(request: Request) -> Response:
         alias=body.alias,
         callback_url=callback,
         auth_config_id=(record.config.auth_configs or {}).get(toolkit.slug),
+        account_type=experimental.account_type or "PRIVATE",
     )
     response = LinkResponse(
         connected_account_id=account.id,
         link_token=account.link_token,
         redirect_url=connect_url(base_url(request), account.link_token, record.link_url_overwrite),
-        experimental=LinkExperimental(account_type=experimental.account_type or "PRIVATE"),
+        experimental=LinkExperimental(account_type=account.account_type),
     )
     return _json(response, 201)
 
@@ -438,7 +441,7 @@ async def list_toolkits(request: Request) -> Response:
             continue
         if wanted is None and not toolkit_allowed(record.config, toolkit.slug):
             continue
-        accounts = [a for a in user.accounts if a.toolkit == toolkit.slug]
+        accounts = session_accounts(record.config, user, toolkit.slug)
         active = [a for a in accounts if a.status == "ACTIVE"]
         account = active[0] if active else (accounts[-1] if accounts else None)
         if query.is_connected is not None and bool(active or toolkit.no_auth) != query.is_connected:
@@ -583,7 +586,8 @@ async def proxy_execute(request: Request) -> Response:
     own_credentials = body.custom_connection_data is not None
     if own_credentials:
         _check_custom_connection(body.custom_connection_data or {}, toolkit.slug)
-    if not toolkit.no_auth and not own_credentials and not scope.user.active_accounts(toolkit.slug):
+    usable = usable_accounts(record.config, scope.user, toolkit.slug)
+    if not (toolkit.no_auth or own_credentials or usable):
         raise connection_required(toolkit, scope)
     if body.binary_body is not None:
         message = "This fake upstream accepts JSON bodies only; binary_body is not emulated."

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import anyio
 from pydantic import BaseModel, ConfigDict, Field
@@ -23,6 +23,8 @@ from langchain_toolrouter.emulator.execution import (
     check_app_tool,
     connect_url,
     run_app_tool,
+    session_accounts,
+    usable_accounts,
 )
 from langchain_toolrouter.emulator.policy import allowed_tools, meta_tools
 from langchain_toolrouter.emulator.presenters import dump
@@ -83,7 +85,7 @@ def _connection_status(scope: SessionScope, toolkit_slug: str) -> SearchConnecti
             has_active_connection=True,
             status_message=f"{toolkit.name} needs no connection.",
         )
-    accounts = [a for a in scope.user.accounts if a.toolkit == toolkit.slug]
+    accounts = session_accounts(scope.record.config, scope.user, toolkit.slug)
     active = [a for a in accounts if a.status == "ACTIVE"]
     message = (
         f"Active connection found for {toolkit.name}."
@@ -103,7 +105,7 @@ def _connection_status(scope: SessionScope, toolkit_slug: str) -> SearchConnecti
                 "is_default": a is (active[0] if active else None),
                 "status": a.status,
                 **({"alias": a.alias} if a.alias else {}),
-                "account_type": "PRIVATE",
+                "account_type": a.account_type,
             }
             for a in accounts
         ],
@@ -208,7 +210,11 @@ def run_search(
 
 
 class _Args(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    """Arguments of a meta tool, checked as its published input schema says (`meta_tools.json`,
+    served by `GET .../tools`): same required fields, enums and bounds, and JSON types taken
+    strictly (no `"true"` for a boolean). `test_meta` holds the two side by side."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
 
 
 class SearchArgs(_Args):
@@ -217,24 +223,37 @@ class SearchArgs(_Args):
     model: str | None = None
 
 
+SchemaPart = Literal["input_schema", "output_schema"]
+
+
+def _input_schema_only() -> list[SchemaPart]:
+    return ["input_schema"]
+
+
 class SchemasArgs(_Args):
-    tool_slugs: list[str] = Field(min_length=1)
-    include: list[str] = Field(default_factory=lambda: ["input_schema"])
+    tool_slugs: list[Annotated[str, Field(min_length=1)]]
+    include: list[SchemaPart] = Field(default_factory=_input_schema_only)
 
 
 class MultiItem(_Args):
     tool_slug: str = Field(min_length=1)
-    arguments: dict[str, Any] = Field(default_factory=dict)
+    arguments: dict[str, Any]
     account: str | None = None
 
 
 class MultiArgs(_Args):
     tools: list[MultiItem] = Field(min_length=1, max_length=50)
+    # Required by the published schema, which also says "default false in behaviour"; calls
+    # through the low-level execute leave it out, so it keeps that default here (see RELAXED).
     sync_response_to_workbench: bool = False
 
 
+#: Published-schema requirements these models deliberately do not enforce.
+RELAXED = {"COMPOSIO_MULTI_EXECUTE_TOOL": frozenset({"sync_response_to_workbench"})}
+
+
 class ManageArgs(_Args):
-    toolkits: list[str] = Field(min_length=1)
+    toolkits: list[str]
     reinitiate_all: bool = False
 
 
@@ -347,7 +366,7 @@ def _manage(scope: SessionScope, args: ManageArgs) -> Outcome:
                 "has_active_connection": True,
             }
             continue
-        active = scope.user.active_accounts(toolkit.slug)
+        active = usable_accounts(scope.record.config, scope.user, toolkit.slug)
         if active and not args.reinitiate_all:
             results[toolkit.slug] = {
                 "toolkit": toolkit.slug,
@@ -390,7 +409,7 @@ def _statuses(scope: SessionScope, toolkits: list[str]) -> dict[str, Any]:
         elif toolkit.no_auth:
             out[toolkit.slug] = {"status": "no_auth_required", "has_active_connection": True}
         else:
-            active = scope.user.active_accounts(toolkit.slug)
+            active = usable_accounts(scope.record.config, scope.user, toolkit.slug)
             out[toolkit.slug] = {
                 "status": "ACTIVE" if active else "NOT_CONNECTED",
                 "has_active_connection": bool(active),

@@ -10,11 +10,13 @@ API key.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import hmac
 import os
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
@@ -26,6 +28,8 @@ __all__ = ["SANDBOX_PREFIX", "MountFile", "MountStore", "PresignedUrl"]
 
 #: Where the mount appears inside the (remote) sandbox; echoed as `sandbox_mount_prefix`.
 SANDBOX_PREFIX = "/mnt"
+#: Longest file or folder name of a mount path, in UTF-8 bytes (the usual file-system limit).
+MAX_NAME_BYTES = 255
 #: Mount ids accepted by the emulator (the service's SDK only uses "files").
 MOUNT_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
@@ -62,6 +66,38 @@ def _forbidden(message: str) -> EmulatorError:
     )
 
 
+#: File-system errors that mean "this path cannot be a file here": the caller's 400.
+_PATH_PROBLEMS = {
+    errno.EEXIST: "a folder in the path is already a file",
+    errno.ENOTDIR: "a folder in the path is already a file",
+    errno.EISDIR: "the path is a folder",
+    errno.ENAMETOOLONG: "the path or one of its names is too long",
+}
+
+
+@contextmanager
+def _disk_errors(relative: str) -> Iterator[None]:
+    """Turn an `OSError` on one mount path into the service's error, without the host path."""
+    try:
+        yield
+    except OSError as exc:
+        problem = _PATH_PROBLEMS.get(exc.errno or 0)
+        if problem is None:
+            raise EmulatorError(
+                500,
+                "ToolRouterV2_InternalServerError",
+                4340,
+                f"The mount storage failed on {relative!r}: {exc.strerror or type(exc).__name__}.",
+                suggested_fix="Retry later; if it persists, check the emulator's data directory.",
+            ) from exc
+        raise bad_request(
+            f"mount_relative_path {relative!r} cannot be used: {problem}.",
+            suggested_fix="Choose a path that does not run through an existing file, name a "
+            "file rather than a folder, and keep each name under 256 bytes.",
+            errors=[f"mount_relative_path: {problem}"],
+        ) from exc
+
+
 class MountStore:
     """Files of every session mount under one root directory, plus URL signing."""
 
@@ -87,7 +123,7 @@ class MountStore:
         Raises:
             EmulatorError: 400 for empty or absolute paths, `.`/`..` segments (also
                 percent-encoded, `%2e%2e`, in case something decodes them later), a drive
-                letter, backslashes or NUL bytes.
+                letter, backslashes, NUL bytes, or a name over `MAX_NAME_BYTES`.
         """
         if "\x00" in path or "\\" in path:
             raise bad_request(
@@ -103,6 +139,14 @@ class MountStore:
                 suggested_fix="Give a relative path inside the mount without a leading '/' or "
                 "'..' segments, e.g. 'reports/2026.csv'.",
                 errors=["mount_relative_path: must be a relative path inside the mount"],
+            )
+        long = [p for p in parts if len(p.encode()) > MAX_NAME_BYTES]
+        if long:
+            raise bad_request(
+                f"mount_relative_path has a name of {len(long[0].encode())} bytes; at most "
+                f"{MAX_NAME_BYTES} bytes are allowed per name.",
+                suggested_fix="Shorten the file or folder names of the path.",
+                errors=[f"mount_relative_path: names must be at most {MAX_NAME_BYTES} bytes"],
             )
         return "/".join(parts)
 
@@ -140,23 +184,31 @@ class MountStore:
     # -- files ---------------------------------------------------------------------------------
 
     def write(self, session_id: str, mount_id: str, relative: str, data: bytes) -> None:
-        """Create or replace one file (parent directories are created)."""
-        target = self.file_path(session_id, mount_id, relative)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+        """Create or replace one file (parent directories are created).
+
+        Raises:
+            EmulatorError: 400 when the path cannot be a file (a parent is a file, the path is
+                a folder, a name is too long); the host path is never named.
+        """
+        with _disk_errors(relative):
+            target = self.file_path(session_id, mount_id, relative)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
 
     def read(self, session_id: str, mount_id: str, relative: str) -> bytes | None:
-        """The bytes of one file, or None when it does not exist."""
-        target = self.file_path(session_id, mount_id, relative)
-        return target.read_bytes() if target.is_file() else None
+        """The bytes of one file, or None when it does not exist (errors as for `write`)."""
+        with _disk_errors(relative):
+            target = self.file_path(session_id, mount_id, relative)
+            return target.read_bytes() if target.is_file() else None
 
     def delete(self, session_id: str, mount_id: str, relative: str) -> bool:
         """Remove one file; returns whether it existed (deleting a missing file is fine)."""
-        target = self.file_path(session_id, mount_id, relative)
-        if target.is_file():
-            target.unlink()
-            return True
-        return False
+        with _disk_errors(relative):
+            target = self.file_path(session_id, mount_id, relative)
+            if target.is_file():
+                target.unlink()
+                return True
+            return False
 
     def _walk(self, session_id: str, mount_id: str) -> Iterator[MountFile]:
         base = self._mount_dir(session_id, mount_id)

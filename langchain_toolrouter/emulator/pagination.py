@@ -1,7 +1,8 @@
 """Cursor pagination as the service does it: opaque `cursor`, `limit` capped per endpoint.
 
 A cursor is base64 of `page:limit` (the docs describe the real one the same way); clients must
-pass `next_cursor` back unchanged. A limit above an endpoint's maximum is capped to it.
+pass `next_cursor` back unchanged, and its page size wins over a `limit` sent with it. A limit
+above an endpoint's maximum is capped to it.
 """
 
 from __future__ import annotations
@@ -62,11 +63,15 @@ def paginate(
     default_limit: int,
     max_limit: int,
 ) -> Page[T]:
-    """Slice `items` for the requested page; the cursor's page wins, `limit` is capped."""
+    """Slice `items` for the requested page; `limit` is capped.
+
+    A cursor carries its page *and* page size, and both win over the query: a page number
+    only means something with the size it was counted in, so a `limit` changed between pages
+    would skip or repeat items.
+    """
     page = 1
     if cursor:
-        page, cursor_limit = _decode(cursor)
-        limit = limit or cursor_limit
+        page, limit = _decode(cursor)
     size = min(limit or default_limit, max_limit)
     total = len(items)
     total_pages = max(1, -(-total // size))

@@ -52,6 +52,8 @@ class ConnectedAccount:
     link_token: str
     alias: str | None = None
     callback_url: str | None = None
+    account_type: str = "PRIVATE"
+    """PRIVATE, or SHARED: used only by sessions that pin it (wire reference 4.5)."""
 
 
 @dataclass
@@ -62,10 +64,6 @@ class UserState:
     user_id: str
     accounts: list[ConnectedAccount] = field(default_factory=list)
     toolkit_state: dict[str, dict[str, Any]] = field(default_factory=dict)
-
-    def active_accounts(self, toolkit: str) -> list[ConnectedAccount]:
-        """ACTIVE accounts of a toolkit, oldest first."""
-        return [a for a in self.accounts if a.toolkit == toolkit and a.status == "ACTIVE"]
 
 
 @dataclass(frozen=True)
@@ -173,6 +171,7 @@ class Store:
         alias: str | None = None,
         callback_url: str | None = None,
         auth_config_id: str | None = None,
+        account_type: str = "PRIVATE",
     ) -> ConnectedAccount:
         """A new INITIATED account and its link token (under the session's auth config, if
         it names one for the toolkit)."""
@@ -187,6 +186,7 @@ class Store:
             link_token=self.new_id("lt_", 16),
             alias=alias,
             callback_url=callback_url,
+            account_type=account_type,
         )
         with self.lock:
             user.accounts.append(account)

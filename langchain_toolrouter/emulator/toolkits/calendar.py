@@ -94,18 +94,45 @@ def _rfc3339(value: datetime) -> str:
     return value.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
 
 
+def _out_of_range(field: str) -> ToolFailure:
+    return ToolFailure(
+        f"{field} is outside the supported date range (years 1 to 9999 in UTC, end of the "
+        "event included); give a nearer RFC 3339 timestamp.",
+        status=422,
+    )
+
+
+def _span(args: CreateEventArgs) -> tuple[str, str]:
+    """Start and end of the event as UTC RFC 3339 strings."""
+    try:
+        end = args.start_datetime + timedelta(minutes=args.event_duration_minutes)
+        return _rfc3339(args.start_datetime), _rfc3339(end)
+    except OverflowError as exc:
+        raise _out_of_range("start_datetime") from exc
+
+
+def _bound(value: datetime | None, field: str) -> str | None:
+    """A list filter bound as a UTC RFC 3339 string."""
+    if value is None:
+        return None
+    try:
+        return _rfc3339(value)
+    except OverflowError as exc:
+        raise _out_of_range(field) from exc
+
+
 def create_event(ctx: ToolContext, args: CreateEventArgs) -> dict[str, Any]:
+    start, end = _span(args)
     number = ctx.next_id("event")
     event_id = f"evt{number:05d}"
-    end = args.start_datetime + timedelta(minutes=args.event_duration_minutes)
     event = {
         "id": event_id,
         "status": "confirmed",
         "summary": args.summary,
         "description": args.description,
         "location": args.location,
-        "start": {"dateTime": _rfc3339(args.start_datetime)},
-        "end": {"dateTime": _rfc3339(end)},
+        "start": {"dateTime": start},
+        "end": {"dateTime": end},
         "attendees": [
             {**a.model_dump(exclude_none=True), "responseStatus": "needsAction"}
             for a in args.attendees
@@ -122,11 +149,11 @@ def create_event(ctx: ToolContext, args: CreateEventArgs) -> dict[str, Any]:
 
 def list_events(ctx: ToolContext, args: ListEventsArgs) -> dict[str, Any]:
     events = list(ctx.state["events"].values())
-    if args.time_min is not None:
-        floor = _rfc3339(args.time_min)
+    floor = _bound(args.time_min, "time_min")
+    if floor is not None:
         events = [e for e in events if e["end"]["dateTime"] > floor]
-    if args.time_max is not None:
-        ceiling = _rfc3339(args.time_max)
+    ceiling = _bound(args.time_max, "time_max")
+    if ceiling is not None:
         events = [e for e in events if e["start"]["dateTime"] < ceiling]
     if args.q:
         needle = args.q.lower()

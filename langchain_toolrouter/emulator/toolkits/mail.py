@@ -165,6 +165,16 @@ def send_email(ctx: ToolContext, args: SendEmailArgs) -> dict[str, Any]:
     return {"id": sent["messageId"], "threadId": sent["threadId"], "labelIds": ["SENT"]}
 
 
+def _page_start(token: str) -> int:
+    """The offset a nextPageToken stands for (ASCII digits only: `"²".isdigit()` is True)."""
+    if not (token.isascii() and token.isdigit() and len(token) <= 18):
+        raise ToolFailure(
+            f"page_token {token!r} is not a token this mailbox issued; pass the "
+            "nextPageToken of the previous response unchanged."
+        )
+    return int(token)
+
+
 def fetch_emails(ctx: ToolContext, args: FetchEmailsArgs) -> dict[str, Any]:
     terms = (args.query or "").split()
     found = [
@@ -173,14 +183,7 @@ def fetch_emails(ctx: ToolContext, args: FetchEmailsArgs) -> dict[str, Any]:
         if all(label in m["labelIds"] for label in args.label_ids)
         and all(_matches(m, term) for term in terms)
     ]
-    start = 0
-    if args.page_token:
-        if not args.page_token.isdigit():
-            raise ToolFailure(
-                f"page_token {args.page_token!r} is not a token this mailbox issued; pass the "
-                "nextPageToken of the previous response unchanged."
-            )
-        start = int(args.page_token)
+    start = _page_start(args.page_token) if args.page_token else 0
     page = found[start : start + args.max_results]
     if not args.include_payload:
         page = [{k: v for k, v in m.items() if k != "messageText"} for m in page]

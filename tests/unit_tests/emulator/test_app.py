@@ -129,6 +129,32 @@ def test_body_that_is_not_json_is_400(client: TestClient) -> None:
     assert response.json()["error"]["errors"] == ["(body): invalid JSON"]
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"[" * 100_000 + b"]" * 100_000,
+        b'{"a":' * 50_000 + b"1" + b"}" * 50_000,
+        # parses, but the stored value would break the response's serialization
+        b'{"tool_slug": "NOTES_KV_SET", "arguments": {"key": "k", "value": '
+        + b"[" * 300
+        + b"]" * 300
+        + b"}}",
+    ],
+)
+def test_body_nested_too_deeply_is_400(
+    client: TestClient, new_session: SessionFactory, body: bytes
+) -> None:
+    response = client.post(
+        f"{V31}/session/{new_session()}/execute",
+        content=body,
+        headers={"content-type": "application/json"},
+    )
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["slug"] == "ToolRouterV2_BadRequest"
+    assert error["errors"] == ["(body): invalid JSON, nested too deeply"]
+
+
 def test_body_that_is_not_an_object_is_400(client: TestClient) -> None:
     response = client.post(f"{V31}/session", json=["user_id"])
     assert response.status_code == 400

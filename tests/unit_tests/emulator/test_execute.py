@@ -404,3 +404,81 @@ def test_link_url_overwrite_changes_the_link_origin(client: TestClient) -> None:
         json={"user_id": "u", "experimental": {"link_url_overwrite": "connect.example.com"}},
     )
     assert bad.status_code == 400
+
+
+def _shared_link(client: TestClient, session_id: str, toolkit: str) -> str:
+    link = client.post(
+        f"{V31}/session/{session_id}/link",
+        json={"toolkit": toolkit, "experimental": {"account_type": "SHARED"}},
+    )
+    assert link.status_code == 201, link.text
+    assert link.json()["experimental"]["account_type"] == "SHARED"
+    client.get(link.json()["redirect_url"])
+    account_id: str = link.json()["connected_account_id"]
+    return account_id
+
+
+def test_shared_account_is_used_only_when_pinned(
+    client: TestClient, new_session: SessionFactory
+) -> None:
+    slug = "GITHUB_LIST_REPOSITORIES_FOR_THE_AUTHENTICATED_USER"
+    session_id = new_session("carol")
+    shared = _shared_link(client, session_id, "github")
+    unpinned = execute(client, session_id, slug)
+    assert (unpinned.status_code, unpinned.json()["error"]["slug"]) == (
+        400,
+        "ToolRouterV2_NoActiveConnection",
+    )
+    assert execute(client, session_id, slug, account=shared).status_code == 400
+    listed = client.get(
+        f"{V31}/session/{session_id}/toolkits", params={"toolkits": "github", "is_connected": True}
+    ).json()
+    assert listed["items"] == []
+    proxied = client.post(
+        f"{V31}/session/{session_id}/proxy_execute",
+        json={"toolkit_slug": "github", "endpoint": "/user/repos", "method": "GET"},
+    )
+    assert proxied.status_code == 400
+
+    pinned = new_session("carol", connected_accounts={"github": [shared]})
+    assert execute(client, pinned, slug).status_code == 200
+    found = client.post(
+        f"{V31}/session/{pinned}/search", json={"queries": [{"use_case": "list my github repos"}]}
+    ).json()
+    (status,) = [s for s in found["toolkit_connection_statuses"] if s["toolkit"] == "github"]
+    assert status["has_active_connection"] is True
+    assert [(a["id"], a["account_type"]) for a in status["accounts"]] == [(shared, "SHARED")]
+
+
+def test_private_accounts_still_work_unpinned_beside_a_shared_one(
+    client: TestClient, new_session: SessionFactory
+) -> None:
+    session_id = new_session("dora")
+    _shared_link(client, session_id, "github")
+    private = connect(client, session_id, "github")
+    listed = client.get(
+        f"{V31}/session/{session_id}/toolkits", params={"toolkits": "github"}
+    ).json()
+    assert listed["items"][0]["connected_account"]["id"] == private
+    response = execute(client, session_id, "GITHUB_LIST_REPOSITORIES_FOR_THE_AUTHENTICATED_USER")
+    assert response.status_code == 200
+
+
+def test_at_most_one_shared_account_is_pinned_per_toolkit(
+    client: TestClient, new_session: SessionFactory
+) -> None:
+    session_id = new_session("erin", multi_account={"enable": True})
+    first = _shared_link(client, session_id, "github")
+    second = _shared_link(client, session_id, "github")
+    response = client.post(
+        f"{V31}/session",
+        json={
+            "user_id": "erin",
+            "multi_account": {"enable": True},
+            "connected_accounts": {"github": [first, second]},
+        },
+    )
+    assert response.status_code == 400
+    assert response.json()["error"]["errors"] == [
+        "connected_accounts.github: at most one SHARED account per toolkit"
+    ]

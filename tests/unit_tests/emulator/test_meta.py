@@ -5,8 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 from starlette.testclient import TestClient
 
+from langchain_toolrouter.emulator.meta import (
+    RELAXED,
+    ManageArgs,
+    MultiArgs,
+    SchemasArgs,
+    SearchArgs,
+    WaitArgs,
+)
+from langchain_toolrouter.emulator.presenters import meta_tool_definition
 from tests.unit_tests.emulator.calls import V31, connect, execute
 from tests.unit_tests.emulator.conftest import SessionFactory
 
@@ -256,3 +266,88 @@ def test_hidden_and_unknown_meta_tools(client: TestClient, new_session: SessionF
     )
     assert not_meta.status_code == 400
     assert not_meta.json()["error"]["errors"] == ["slug: must be a COMPOSIO_* meta tool"]
+
+
+_MULTI_ITEM = {"tool_slug": "NOTES_LIST_NOTES", "arguments": {}}
+
+
+@pytest.mark.parametrize(
+    ("slug", "arguments", "problem"),
+    [
+        (
+            "COMPOSIO_MULTI_EXECUTE_TOOL",
+            {"tools": [{"tool_slug": "NOTES_LIST_NOTES"}], "sync_response_to_workbench": False},
+            "tools.0.arguments",
+        ),
+        (
+            "COMPOSIO_MULTI_EXECUTE_TOOL",
+            {"tools": [_MULTI_ITEM], "sync_response_to_workbench": "false"},
+            "sync_response_to_workbench",
+        ),
+        (
+            "COMPOSIO_GET_TOOL_SCHEMAS",
+            {"tool_slugs": ["NOTES_LIST_NOTES"], "include": ["bogus"]},
+            "include.0",
+        ),
+        ("COMPOSIO_GET_TOOL_SCHEMAS", {"tool_slugs": [""]}, "tool_slugs.0"),
+    ],
+)
+def test_meta_arguments_the_published_schema_refuses_fail_in_band(
+    client: TestClient, new_session: SessionFactory, slug: str, arguments: Any, problem: str
+) -> None:
+    body = meta(client, new_session(), slug, arguments)
+    assert body["result_type"] == "failed"
+    assert f"{problem}: " in body["error"]
+
+
+@pytest.mark.parametrize(
+    ("slug", "arguments"),
+    [
+        ("COMPOSIO_MANAGE_CONNECTIONS", {"toolkits": []}),
+        ("COMPOSIO_GET_TOOL_SCHEMAS", {"tool_slugs": []}),
+        ("COMPOSIO_WAIT_FOR_CONNECTIONS", {"toolkits": ["notes"], "timeout_seconds": 1}),
+    ],
+)
+def test_meta_arguments_the_published_schema_allows_are_accepted(
+    client: TestClient, new_session: SessionFactory, slug: str, arguments: Any
+) -> None:
+    session_id = new_session(manage_connections={"enable_wait_for_connections": True})
+    body = meta(client, session_id, slug, arguments)
+    assert body["result_type"] == "completed", body["error"]
+
+
+def _required(schema: dict[str, Any], defs: dict[str, Any]) -> set[str]:
+    ref = schema.get("$ref")
+    if ref:
+        schema = defs[ref.rsplit("/", 1)[-1]]
+    return set(schema.get("required", []))
+
+
+@pytest.mark.parametrize(
+    ("slug", "model"),
+    [
+        ("COMPOSIO_SEARCH_TOOLS", SearchArgs),
+        ("COMPOSIO_GET_TOOL_SCHEMAS", SchemasArgs),
+        ("COMPOSIO_MULTI_EXECUTE_TOOL", MultiArgs),
+        ("COMPOSIO_MANAGE_CONNECTIONS", ManageArgs),
+        ("COMPOSIO_WAIT_FOR_CONNECTIONS", WaitArgs),
+    ],
+)
+def test_argument_models_require_what_the_published_schemas_require(
+    slug: str, model: type[BaseModel]
+) -> None:
+    published = meta_tool_definition(slug)["input_schema"]
+    ours = model.model_json_schema()
+    defs = ours.get("$defs", {})
+    relaxed = RELAXED.get(slug, frozenset())
+    assert _required(ours, defs) == set(published.get("required", [])) - relaxed
+    for name, prop in published["properties"].items():
+        if name not in ours["properties"]:  # optional and unused here: kept as an extra
+            continue
+        items = prop.get("items", {})
+        if prop.get("type") == "array" and items.get("type") == "object":
+            assert _required(ours["properties"][name]["items"], defs) == set(
+                items.get("required", [])
+            ), name
+        for key in ("minItems", "maxItems"):
+            assert ours["properties"][name].get(key) == prop.get(key), (name, key)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -259,3 +260,54 @@ def test_oversized_upload_is_413(
     assert response.status_code == 413
     assert "4 byte limit" in response.json()["error"]["message"]
     assert anonymous.put(url, content=b"1234").status_code == 200
+
+
+def _put(client: TestClient, anonymous: TestClient, session_id: str, path: str) -> Any:
+    up = client.post(f"{mounts(session_id)}/upload_url", json={"mount_relative_path": path})
+    assert up.status_code == 200, up.text
+    return anonymous.put(up.json()["upload_url"], content=b"x")
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "problem"),
+    [
+        ("a", "a/b", "a folder in the path is already a file"),
+        ("d/x", "d", "the path is a folder"),
+        (None, "/".join(["n" * 250] * 20), "the path or one of its names is too long"),
+    ],
+)
+def test_paths_the_disk_refuses_are_400_without_the_host_path(
+    client: TestClient,
+    anonymous: TestClient,
+    new_session: SessionFactory,
+    state: EmulatorState,
+    first: str | None,
+    second: str,
+    problem: str,
+) -> None:
+    session_id = new_session()
+    if first is not None:
+        assert _put(client, anonymous, session_id, first).status_code == 200
+    refused = _put(client, anonymous, session_id, second)
+    assert refused.status_code == 400, refused.text
+    error = refused.json()["error"]
+    assert error["errors"] == [f"mount_relative_path: {problem}"]
+    assert str(state.mounts.root) not in refused.text
+    download = client.post(
+        f"{mounts(session_id)}/download_url", json={"mount_relative_path": second + "/c"}
+    )
+    assert download.status_code in (400, 404)
+    assert str(state.mounts.root) not in download.text
+
+
+@pytest.mark.parametrize("operation", ["upload_url", "download_url", "delete"])
+def test_a_name_over_255_bytes_is_400(
+    client: TestClient, new_session: SessionFactory, operation: str
+) -> None:
+    response = client.post(
+        f"{mounts(new_session())}/{operation}", json={"mount_relative_path": "dir/" + "é" * 128}
+    )
+    assert response.status_code == 400
+    assert response.json()["error"]["errors"] == [
+        "mount_relative_path: names must be at most 255 bytes"
+    ]

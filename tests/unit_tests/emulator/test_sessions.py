@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from langchain_toolrouter.emulator import EmulatorState
 from tests.unit_tests.emulator.calls import V3, V31
 from tests.unit_tests.emulator.conftest import SessionFactory
 
@@ -173,6 +174,17 @@ def test_tools_pagination(client: TestClient, new_session: SessionFactory) -> No
     assert "next_cursor" not in second
     slugs = [i["slug"] for i in first["items"] + second["items"]]
     assert slugs == ALL_META
+
+
+def test_the_cursor_keeps_its_page_size_when_limit_changes(
+    client: TestClient, new_session: SessionFactory
+) -> None:
+    session_id = new_session()
+    url = f"{V31}/session/{session_id}/tools"
+    first = client.get(url, params={"limit": 3}).json()
+    second = client.get(url, params={"limit": 4, "cursor": first["next_cursor"]}).json()
+    assert (second["current_page"], second["total_pages"]) == (2, 2)
+    assert [i["slug"] for i in first["items"] + second["items"]] == ALL_META
 
 
 def test_bad_cursor_is_400(client: TestClient, new_session: SessionFactory) -> None:
@@ -413,3 +425,87 @@ def test_assistive_prompt_names_the_timezone_and_exposed_tools(client: TestClien
     assert bad.json()["error"]["errors"] == [
         "experimental.assistive_prompt_config.user_timezone: unknown time zone"
     ]
+
+
+def test_toolkit_keys_of_pins_and_auth_configs_are_stored_lower_case(
+    client: TestClient, new_session: SessionFactory, state: EmulatorState
+) -> None:
+    from tests.unit_tests.emulator.calls import connect, execute
+
+    setup = new_session("hal")
+    first = connect(client, setup, "github")
+    second = connect(client, setup, "github")
+    created = client.post(
+        f"{V31}/session",
+        json={
+            "user_id": "hal",
+            "connected_accounts": {"GitHub": [second]},
+            "auth_configs": {"GitHub": "ac_mine"},
+        },
+    )
+    assert created.status_code == 201, created.text
+    config = created.json()["config"]
+    assert config["connected_accounts"] == {"github": [second]}
+    assert config["auth_configs"] == {"github": "ac_mine"}
+    session_id = created.json()["session_id"]
+    slug = "GITHUB_LIST_REPOSITORIES_FOR_THE_AUTHENTICATED_USER"
+    assert execute(client, session_id, slug, account=first).status_code == 400
+    assert execute(client, session_id, slug, account=second).status_code == 200
+    link = client.post(f"{V31}/session/{session_id}/link", json={"toolkit": "github"}).json()
+    account = state.store.find_account("project-a", link["connected_account_id"])
+    assert account is not None
+    assert account.auth_config_id == "ac_mine"
+    patched = client.patch(
+        f"{V31}/session/{session_id}", json={"auth_configs": {"GITHUB": "ac_other"}}
+    )
+    assert patched.json()["config"]["auth_configs"] == {"github": "ac_other"}
+
+
+def test_one_toolkit_twice_in_different_case_is_400(client: TestClient) -> None:
+    response = client.post(
+        f"{V31}/session",
+        json={"user_id": "a", "auth_configs": {"github": "ac_1", "GitHub": "ac_2"}},
+    )
+    assert response.status_code == 400
+    assert response.json()["error"]["errors"] == [
+        "auth_configs.GitHub: toolkit 'github' is given more than once"
+    ]
+
+
+def test_patch_cannot_change_the_user(client: TestClient, new_session: SessionFactory) -> None:
+    session_id = new_session("alice")
+    response = client.patch(
+        f"{V31}/session/{session_id}", json={"user_id": "mallory", "search": {"enable": False}}
+    )
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert (error["slug"], error["code"], error["status"]) == ("ToolRouterV2_BadRequest", 4300, 400)
+    assert error["errors"] == ["user_id: not allowed in PATCH"]
+    after = client.get(f"{V31}/session/{session_id}").json()
+    assert (after["config"]["user_id"], after["config_version"]) == ("alice", 1)
+
+
+@pytest.mark.parametrize("method", ["post", "patch"])
+def test_unknown_top_level_fields_are_400_and_never_stored(
+    client: TestClient, new_session: SessionFactory, method: str
+) -> None:
+    session_id = new_session()
+    body = {"toolkit": {"enable": ["gmail"]}}
+    if method == "post":
+        response = client.post(f"{V31}/session", json={"user_id": "alice", **body})
+    else:
+        response = client.patch(f"{V31}/session/{session_id}", json=body)
+    assert response.status_code == 400
+    (problem,) = response.json()["error"]["errors"]
+    assert problem.startswith("toolkit: unknown field; did you mean 'toolkits'?")
+    config = client.get(f"{V31}/session/{session_id}").json()["config"]
+    assert "toolkit" not in config
+
+
+def test_newer_documented_blocks_are_accepted_and_patchable(
+    client: TestClient, new_session: SessionFactory
+) -> None:
+    session_id = new_session(proxy_execute={"enable": True})
+    patched = client.patch(f"{V31}/session/{session_id}", json={"proxy_execute": None})
+    assert patched.status_code == 200, patched.text
+    assert "proxy_execute" not in patched.json()["config"]
