@@ -145,6 +145,24 @@ def test_sync_run_of_an_async_tool_runs_it_to_completion() -> None:
     assert lookup.run({"name": "Ada"}, context).data == {"user": "alice", "name": "Ada"}
 
 
+def test_sync_run_of_an_async_tool_leaves_the_threads_event_loop_alone() -> None:
+    # asyncio.run() would unset it: a sync app's later get_event_loop() would then fail.
+    @custom_tool
+    async def echo(text: str) -> dict[str, Any]:
+        """Echo a text."""
+        return {"text": text, "own_loop": asyncio.get_running_loop() is not mine}
+
+    mine = asyncio.new_event_loop()
+    asyncio.set_event_loop(mine)
+    try:
+        assert echo.run({"text": "hi"}).data == {"text": "hi", "own_loop": True}
+        assert asyncio.get_event_loop_policy().get_event_loop() is mine
+        assert not mine.is_closed()
+    finally:
+        asyncio.set_event_loop(None)
+        mine.close()
+
+
 async def test_sync_run_of_an_async_tool_inside_a_running_loop() -> None:
     # A sync call made from code that already runs a loop (Jupyter) must not deadlock.
     @custom_tool
