@@ -897,13 +897,19 @@ class AsyncToolRouterClient(_BaseClient):
         _check_http_client(http_client, httpx.AsyncClient)
         self._owns_http = http_client is None
         self._http = http_client if http_client is not None else httpx.AsyncClient()
+        self._closing: asyncio.Future[None] | None = None
 
     async def aclose(self) -> None:
         """Close the connection pool this client opened (a caller's ``http_client`` stays open)."""
         if self._state is not ClientState.CLOSED:
             self._state = ClientState.CLOSED
             if self._owns_http:
-                await self._http.aclose()
+                self._closing = asyncio.ensure_future(self._http.aclose())
+        closing = self._closing
+        if closing is not None and closing.get_loop() is asyncio.get_running_loop():
+            # Shielded, and awaited again by a later aclose(): a close cancelled half-way
+            # would otherwise leave pooled connections open for good.
+            await asyncio.shield(closing)
 
     async def __aenter__(self) -> Self:
         self._check_open()

@@ -9,6 +9,7 @@ when a call returns; only a request the client gave up on (a timeout) is logged 
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 import time
 import uuid
@@ -463,3 +464,33 @@ async def test_a_raise_for_status_hook_on_a_real_socket_still_gives_typed_errors
             http.close()
         else:
             await http.aclose()
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/net/tcp"), reason="reads Linux's /proc/net/tcp")
+async def test_a_cancelled_aclose_still_closes_every_pooled_connection(
+    server: EmulatorServer,
+) -> None:
+    with ToolRouterClient(api_key=server.api_key, base_url=server.base_url) as sync_client:
+        sid = sync_client.create_session(user_id=f"close-{uuid.uuid4().hex[:6]}").session_id
+    before = set(_established_to(server))
+    client = AsyncToolRouterClient(api_key=server.api_key, base_url=server.base_url)
+    await asyncio.gather(*(client.list_toolkits(sid) for _ in range(20)))  # a pool of sockets
+    assert set(_established_to(server)) - before, "the calls opened connections"
+    closing = asyncio.ensure_future(client.aclose())
+    for _ in range(3):
+        await asyncio.sleep(0)
+    closing.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await closing
+    assert client.is_closed
+    await client.aclose()  # waits for the close the cancelled call started
+    assert not set(_established_to(server)) - before, "every pooled connection was closed"
+
+
+def _established_to(server: EmulatorServer) -> list[str]:
+    """Open TCP connections to the server's port, by local address (Linux's /proc/net/tcp)."""
+    port = f"{httpx.URL(server.base_url).port:04X}"
+    with open("/proc/net/tcp") as table:
+        rows = [line.split() for line in table.readlines()[1:]]
+    # local address is column 1, remote column 2, state column 3 (01: established)
+    return [r[1] for r in rows if r[2].endswith(f":{port}") and r[3] == "01"]
