@@ -455,8 +455,7 @@ class ToolRouterSession:
                 handle_tool_error=not router.raise_errors,
             )
         except SchemaConversionError as exc:
-            _log.warning("tool %s is skipped: its input schema cannot be used (%s)", slug, exc)
-            self.skipped_tools.append((slug, str(exc)))
+            self._skip(slug, f"its input schema cannot be used ({exc})")
             return None
 
     def _schema_tool(self, schema: m.ToolSchema) -> ToolRouterTool | None:
@@ -519,8 +518,7 @@ class ToolRouterSession:
                     f"(name_style={self._router.name_style!r}); use name_style='exact' "
                     "to offer both"
                 )
-                _log.warning("tool %s is skipped: %s", tool.slug, why)
-                self.skipped_tools.append((tool.slug, why))
+                self._skip(tool.slug, why)
         return list(kept.values())
 
     def get_tools(self, *, include_custom: Literal["preloaded", "all"] = "preloaded") -> ToolList:
@@ -624,9 +622,14 @@ class ToolRouterSession:
         cached = self._schemas.get(slug.upper())
         if cached is not None:
             return self._schema_tool(cached)
-        _log.warning("search found %s but its schema could not be loaded; it is left out", slug)
-        self.skipped_tools.append((slug, "schema not available from the service"))
+        self._skip(slug, "search found it, but its schema is not available from the service")
         return None
+
+    def _skip(self, slug: str, why: str) -> None:
+        """Record (once; tools are listed again and again) and log a tool that is left out."""
+        if (slug, why) not in self.skipped_tools:
+            _log.warning("tool %s is skipped: %s", slug, why)
+            self.skipped_tools.append((slug, why))
 
     def _schemas_args(self, missing: list[str]) -> dict[str, Any]:
         return {"tool_slugs": missing}

@@ -190,6 +190,9 @@ def test_bad_schema_is_skipped_not_fatal(
     assert "COMPOSIO_SEARCH_TOOLS" not in tools.names
     assert "COMPOSIO_MULTI_EXECUTE_TOOL" in tools.names
     assert session.skipped_tools[0][0] == "COMPOSIO_SEARCH_TOOLS"
+    for _ in range(3):  # listed again and again: still one entry, not one per listing
+        session.get_tools()
+    assert [slug for slug, _ in session.skipped_tools] == ["COMPOSIO_SEARCH_TOOLS"]
 
 
 # --------------------------------------------------------------------------- search
