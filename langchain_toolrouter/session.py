@@ -492,8 +492,14 @@ class ToolRouterSession:
             if key in seen or self._registry.resolve_exact(schema.slug) is not None:
                 continue  # a custom tool echoed by the service is built from our definition
             seen.add(key)
-            self._schemas[key] = schema
-            tool = self._schema_tool(schema)
+            previous = self._schemas.get(key)
+            if previous is not None and previous == schema:
+                # Listed again unchanged: the earlier object's conversion is found by identity,
+                # and the schema cache does not fill up with a copy per listing.
+                listed = previous
+            else:
+                listed = self._schemas[key] = schema
+            tool = self._schema_tool(listed)
             if tool is not None:
                 tools.append(tool)
         customs = self._registry.tools if include_custom == "all" else self._registry.preloaded()

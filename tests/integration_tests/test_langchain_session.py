@@ -168,6 +168,21 @@ def test_get_tools_walks_every_page(
     assert ops(server, "list_tools", session.session_id) == (len(tools) + 1) // 2
 
 
+def test_listing_again_reuses_the_conversions(router: ToolRouter, user: str) -> None:
+    # A long-running agent lists tools every turn: unchanged schemas must not pile up in the
+    # conversion cache (it holds each schema object it saw, up to 8,192).
+    from langchain_toolrouter.schema import convert
+
+    session = new_session(router, user, toolkits=["notes"], preload=["NOTES_CREATE_NOTE"])
+    first = {tool.name: tool for tool in session.get_tools()}
+    held = len(convert._BY_IDENTITY)
+    for _ in range(5):
+        again = {tool.name: tool for tool in session.get_tools()}
+    assert len(convert._BY_IDENTITY) == held
+    for name, tool in again.items():
+        assert tool.conversion is first[name].conversion  # type: ignore[attr-defined]
+
+
 async def test_aget_tools(arouter: ToolRouter, user: str) -> None:
     session = await arouter.acreate_session(user, toolkits=["notes"], custom_tools=[shout])
     sync_names = session.get_tools().names
