@@ -363,6 +363,7 @@ class ToolRouterSession:
         self._session = session
         self._registry = registry
         self._schemas: dict[str, m.ToolSchema] = {}
+        self._found: dict[str, m.SearchToolSchema] = {}  # the last schema search gave per slug
         self._dispatch = Dispatcher(router, session.session_id, session.config.user_id, registry)
         self.files = SessionFiles(session.session_id, router)
         self.skipped_tools: list[tuple[str, str]] = []
@@ -617,6 +618,11 @@ class ToolRouterSession:
             return self._custom_lc_tool(custom)
         if _full_schema(found):
             assert found is not None
+            previous = self._found.get(slug)
+            if previous is not None and previous == found:
+                found = previous  # found again unchanged: see `_tool_list`
+            else:
+                self._found[slug] = found
             return self._make_tool(
                 slug,
                 found.description,

@@ -181,6 +181,11 @@ def test_listing_again_reuses_the_conversions(router: ToolRouter, user: str) -> 
     assert len(convert._BY_IDENTITY) == held
     for name, tool in again.items():
         assert tool.conversion is first[name].conversion  # type: ignore[attr-defined]
+    session.search_tools("create a note")
+    held = len(convert._BY_IDENTITY)
+    for _ in range(3):
+        session.search_tools("create a note")
+    assert len(convert._BY_IDENTITY) == held, "searching again holds no new copies either"
 
 
 async def test_aget_tools(arouter: ToolRouter, user: str) -> None:
