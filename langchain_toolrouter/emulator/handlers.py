@@ -45,7 +45,7 @@ from langchain_toolrouter.emulator.presenters import (
     tool_item,
     toolkit_item,
 )
-from langchain_toolrouter.emulator.store import SessionRecord, iso, utc_now
+from langchain_toolrouter.emulator.store import SessionRecord, Store, iso, utc_now
 from langchain_toolrouter.wire.models import (
     AttachRequest,
     DownloadUrl,
@@ -216,8 +216,29 @@ async def patch_session(request: Request) -> Response:
     """PATCH .../session/{id}: replace config blocks, bump config_version (409 if stale)."""
     project, record = session_for(request)
     body = await parse_body(request, SessionUpdateRequest)
-    state = state_of(request)
-    expected = body.expected_config_version
+    store = state_of(request).store
+    # Check and update as one step: of concurrent PATCHes expecting one version, one wins.
+    with store.lock:
+        _require_live(store, record)
+        _check_expected_version(record, body.expected_config_version)
+        config = patch_config(record.config, body)
+        check_config(store, project, record.user_id, config)
+        experimental = body.experimental
+        if experimental is not None and "link_url_overwrite" in experimental.model_fields_set:
+            record.link_url_overwrite = _link_overwrite(experimental.link_url_overwrite)
+        store.update_config(record, config)
+        payload = session_payload(record, store, base_url(request))
+    return _json(payload)
+
+
+def _require_live(store: Store, record: SessionRecord) -> None:
+    """404 if the session was deleted since the request looked it up (hold `store.lock`)."""
+    if not store.live(record):
+        raise session_not_found(record.id)
+
+
+def _check_expected_version(record: SessionRecord, expected: int | None) -> None:
+    """409 when a conditional PATCH names a version the session has moved past."""
     if expected is not None and expected != record.config_version:
         raise EmulatorError(
             409,
@@ -228,12 +249,6 @@ async def patch_session(request: Request) -> Response:
             suggested_fix="GET the session, re-apply your change to its current config and "
             "PATCH again with the new config_version.",
         )
-    config = patch_config(record.config, body)
-    check_config(state.store, project, record.user_id, config)
-    if body.experimental is not None and "link_url_overwrite" in body.experimental.model_fields_set:
-        record.link_url_overwrite = _link_overwrite(body.experimental.link_url_overwrite)
-    state.store.update_config(record, config)
-    return _json(session_payload(record, state.store, base_url(request)))
 
 
 async def delete_session(request: Request) -> Response:
