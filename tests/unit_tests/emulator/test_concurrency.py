@@ -18,8 +18,9 @@ from typing import Any
 import httpx
 import pytest
 from starlette.applications import Starlette
+from starlette.testclient import TestClient
 
-from langchain_toolrouter.emulator import async_transport
+from langchain_toolrouter.emulator import EmulatorState, async_transport
 from langchain_toolrouter.emulator import handlers as handlers_module
 from tests.unit_tests.emulator.calls import API_KEY, V31
 
@@ -91,3 +92,80 @@ def test_one_conditional_patch_wins_per_version(
         assert sorted(statuses) == [200] + [409] * (THREADS - 1)
         _, session = _request(app, "GET", f"{V31}/session/{session_id}")
         assert session["config_version"] == 2
+
+
+def test_one_link_gets_an_alias_asked_for_at_once(
+    app: Starlette, state: EmulatorState, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = state.store
+    monkeypatch.setattr(store, "initiate_account", _slowed(store.initiate_account))
+    for trial in range(TRIALS):
+        session_id = _new_session(app)
+        body = {"toolkit": "github", "alias": f"work{trial}"}
+        statuses = _all_at_once(app, "POST", f"{V31}/session/{session_id}/link", [body] * THREADS)
+        assert sorted(statuses) == [201] + [400] * (THREADS - 1)
+
+
+NOTE = {"title": "t", "content": "c"}
+AFTER_LOOKUP = [
+    pytest.param("PATCH", "", {"search": {"enable": False}}, id="patch"),
+    pytest.param("POST", "/link", {"toolkit": "github"}, id="link"),
+    pytest.param(
+        "POST", "/execute", {"tool_slug": "NOTES_CREATE_NOTE", "arguments": NOTE}, id="execute"
+    ),
+    pytest.param(
+        "POST",
+        "/proxy_execute",
+        {"toolkit_slug": "notes", "endpoint": "/notes", "method": "POST", "body": NOTE},
+        id="proxy",
+    ),
+]
+
+
+@pytest.mark.parametrize(("method", "suffix", "body"), AFTER_LOOKUP)
+def test_a_session_deleted_after_lookup_is_not_changed(
+    client: TestClient,
+    state: EmulatorState,
+    monkeypatch: pytest.MonkeyPatch,
+    method: str,
+    suffix: str,
+    body: dict[str, Any],
+) -> None:
+    """A DELETE landing between the handler's lookup and its change wins: 404, nothing done."""
+    session_id = client.post(f"{V31}/session", json={"user_id": "late"}).json()["session_id"]
+    parse_body = handlers_module.parse_body
+
+    async def delete_meanwhile(request: Any, model: Any) -> Any:
+        parsed = await parse_body(request, model)
+        assert state.store.delete_session("project-a", session_id)
+        return parsed
+
+    monkeypatch.setattr(handlers_module, "parse_body", delete_meanwhile)
+    accounts_before = sum(len(user.accounts) for user in state.store.users.values())
+    response = client.request(method, f"{V31}/session/{session_id}{suffix}", json=body)
+    assert response.status_code == 404, response.text
+    assert response.json()["error"]["slug"] == "ToolRouterV2_SessionNotFound"
+    assert sum(len(user.accounts) for user in state.store.users.values()) == accounts_before
+    notes = [u.toolkit_state.get("notes", {}) for u in state.store.users.values()]
+    assert not any(n.get("notes") for n in notes)
+
+
+def test_an_upload_after_delete_leaves_no_file(
+    client: TestClient, state: EmulatorState, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session_id = client.post(f"{V31}/session", json={"user_id": "late"}).json()["session_id"]
+    upload_url = client.post(
+        f"{V31}/session/{session_id}/mounts/files/upload_url", json={"mount_relative_path": "a.txt"}
+    ).json()["upload_url"]
+    presigned_target = handlers_module._presigned_target
+
+    def delete_meanwhile(request: Any, method: str) -> tuple[str, str, str]:
+        target = presigned_target(request, method)
+        assert client.delete(f"{V31}/session/{session_id}").status_code == 200
+        return target
+
+    monkeypatch.setattr(handlers_module, "_presigned_target", delete_meanwhile)
+    with TestClient(client.app) as keyless:
+        response = keyless.put(upload_url, content=b"late")
+    assert response.status_code == 404
+    assert not (state.mounts.root / session_id).exists()
