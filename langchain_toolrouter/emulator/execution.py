@@ -13,7 +13,7 @@ from typing import Any
 from langchain_toolrouter.emulator.catalog import CatalogTool, ToolContext, ToolFailure, Toolkit
 from langchain_toolrouter.emulator.context import EmulatorState
 from langchain_toolrouter.emulator.customs import CustomTool, resolve_customs
-from langchain_toolrouter.emulator.errors import EmulatorError
+from langchain_toolrouter.emulator.errors import EmulatorError, session_not_found
 from langchain_toolrouter.emulator.policy import tool_allowed, toolkit_allowed
 from langchain_toolrouter.emulator.store import ConnectedAccount, SessionRecord, UserState, utc_now
 from langchain_toolrouter.wire.models import ExecuteResult, InlineCustomTools, SessionConfig
@@ -229,7 +229,9 @@ def run_app_tool(
     toolkit = scope.state.catalog.toolkits[tool.toolkit]
     require_account(toolkit, scope, account)
     store = scope.state.store
-    with store.lock:
+    with store.lock:  # a session deleted since the request looked it up runs nothing
+        if not store.live(scope.record):
+            raise session_not_found(scope.record.id)
         ctx = ToolContext(
             user_id=scope.user.user_id,
             state=store.toolkit_state(scope.user, toolkit.slug),

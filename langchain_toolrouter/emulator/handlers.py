@@ -45,7 +45,7 @@ from langchain_toolrouter.emulator.presenters import (
     tool_item,
     toolkit_item,
 )
-from langchain_toolrouter.emulator.store import SessionRecord, iso, utc_now
+from langchain_toolrouter.emulator.store import SessionRecord, Store, UserState, iso, utc_now
 from langchain_toolrouter.wire.models import (
     AttachRequest,
     DownloadUrl,
@@ -209,15 +209,38 @@ async def get_session(request: Request) -> Response:
     _, record = session_for(request)
     state = state_of(request)
     echoes = _stored_echoes(request, record)
-    return _json(session_payload(record, state.store, base_url(request), **echoes))
+    with state.store.lock:  # config and config_version of one version, not of two
+        payload = session_payload(record, state.store, base_url(request), **echoes)
+    return _json(payload)
 
 
 async def patch_session(request: Request) -> Response:
     """PATCH .../session/{id}: replace config blocks, bump config_version (409 if stale)."""
     project, record = session_for(request)
     body = await parse_body(request, SessionUpdateRequest)
-    state = state_of(request)
-    expected = body.expected_config_version
+    store = state_of(request).store
+    # Check and update as one step: of concurrent PATCHes expecting one version, one wins.
+    with store.lock:
+        _require_live(store, record)
+        _check_expected_version(record, body.expected_config_version)
+        config = patch_config(record.config, body)
+        check_config(store, project, record.user_id, config)
+        experimental = body.experimental
+        if experimental is not None and "link_url_overwrite" in experimental.model_fields_set:
+            record.link_url_overwrite = _link_overwrite(experimental.link_url_overwrite)
+        store.update_config(record, config)
+        payload = session_payload(record, store, base_url(request))
+    return _json(payload)
+
+
+def _require_live(store: Store, record: SessionRecord) -> None:
+    """404 if the session was deleted since the request looked it up (hold `store.lock`)."""
+    if not store.live(record):
+        raise session_not_found(record.id)
+
+
+def _check_expected_version(record: SessionRecord, expected: int | None) -> None:
+    """409 when a conditional PATCH names a version the session has moved past."""
     if expected is not None and expected != record.config_version:
         raise EmulatorError(
             409,
@@ -228,12 +251,6 @@ async def patch_session(request: Request) -> Response:
             suggested_fix="GET the session, re-apply your change to its current config and "
             "PATCH again with the new config_version.",
         )
-    config = patch_config(record.config, body)
-    check_config(state.store, project, record.user_id, config)
-    if body.experimental is not None and "link_url_overwrite" in body.experimental.model_fields_set:
-        record.link_url_overwrite = _link_overwrite(body.experimental.link_url_overwrite)
-    state.store.update_config(record, config)
-    return _json(session_payload(record, state.store, base_url(request)))
 
 
 async def delete_session(request: Request) -> Response:
@@ -241,9 +258,10 @@ async def delete_session(request: Request) -> Response:
     project = authenticate(request)
     session_id = request.path_params["session_id"]
     state = state_of(request)
-    if not state.store.delete_session(project, session_id):
-        raise session_not_found(session_id)
-    state.mounts.drop_session(session_id)
+    with state.store.lock:  # no upload lands between forgetting the session and its files
+        if not state.store.delete_session(project, session_id):
+            raise session_not_found(session_id)
+        state.mounts.drop_session(session_id)
     return _json(SessionDeleteResult(session_id=session_id, deleted=True))
 
 
@@ -258,13 +276,14 @@ async def attach_session(request: Request) -> Response:
     if record.api_version == "v3" and not (tools or toolkits):
         tools, toolkits = record.custom_tools, record.custom_toolkits
     _, tool_echoes, toolkit_echoes = resolve_customs(state.catalog, tools, toolkits)
-    payload = session_payload(
-        record,
-        state.store,
-        base_url(request),
-        custom_tools=tool_echoes,
-        custom_toolkits=toolkit_echoes,
-    )
+    with state.store.lock:
+        payload = session_payload(
+            record,
+            state.store,
+            base_url(request),
+            custom_tools=tool_echoes,
+            custom_toolkits=toolkit_echoes,
+        )
     return _json(payload)
 
 
@@ -272,14 +291,16 @@ async def config_history(request: Request) -> Response:
     """GET .../config_history: config versions, newest first, paginated (limit <= 100)."""
     _, record = session_for(request)
     query = parse_query(request, ListToolsQuery)
+    with state_of(request).store.lock:  # exactly one entry is current, even mid-PATCH
+        current, history = record.config_version, list(record.history)
     entries = [
         {
             "config": entry.config.model_dump(mode="json", by_alias=True, exclude_none=True),
             "created_at": entry.created_at,
-            "is_current": entry.version == record.config_version,
+            "is_current": entry.version == current,
             "version": entry.version,
         }
-        for entry in reversed(record.history)
+        for entry in reversed(history)
     ]
     page = paginate(
         entries,
@@ -368,26 +389,21 @@ async def create_link(request: Request) -> Response:
             suggested_fix="Set experimental.account_type to SHARED or drop acl_config_for_shared.",
             errors=["experimental.acl_config_for_shared: only valid with account_type SHARED"],
         )
-    user = state.store.user(record.project, record.user_id)
-    if body.alias and any(
-        a.alias == body.alias and a.toolkit == toolkit.slug for a in user.accounts
-    ):
-        raise bad_request(
-            f"Alias {body.alias!r} is already used by another {toolkit.slug} account of this user.",
-            suggested_fix="Choose another alias.",
-            errors=["alias: must be unique per user and toolkit"],
+    store = state.store
+    user = store.user(record.project, record.user_id)
+    with store.lock:  # of concurrent links with one alias, one gets it
+        _require_live(store, record)
+        _check_alias_free(user, toolkit.slug, body.alias)
+        manage = record.config.manage_connections
+        account = store.initiate_account(
+            user,
+            toolkit.slug,
+            auth_scheme=toolkit.auth_scheme,
+            alias=body.alias,
+            callback_url=body.callback_url or (manage.callback_url if manage else None),
+            auth_config_id=(record.config.auth_configs or {}).get(toolkit.slug),
+            account_type=experimental.account_type or "PRIVATE",
         )
-    manage = record.config.manage_connections
-    callback = body.callback_url or (manage.callback_url if manage else None)
-    account = state.store.initiate_account(
-        user,
-        toolkit.slug,
-        auth_scheme=toolkit.auth_scheme,
-        alias=body.alias,
-        callback_url=callback,
-        auth_config_id=(record.config.auth_configs or {}).get(toolkit.slug),
-        account_type=experimental.account_type or "PRIVATE",
-    )
     response = LinkResponse(
         connected_account_id=account.id,
         link_token=account.link_token,
@@ -395,6 +411,16 @@ async def create_link(request: Request) -> Response:
         experimental=LinkExperimental(account_type=account.account_type),
     )
     return _json(response, 201)
+
+
+def _check_alias_free(user: UserState, toolkit: str, alias: str | None) -> None:
+    """400 when another account of the user for `toolkit` has `alias` (hold `store.lock`)."""
+    if alias and any(a.alias == alias and a.toolkit == toolkit for a in user.accounts):
+        raise bad_request(
+            f"Alias {alias!r} is already used by another {toolkit} account of this user.",
+            suggested_fix="Choose another alias.",
+            errors=["alias: must be unique per user and toolkit"],
+        )
 
 
 _PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>{title}</title></head>
@@ -606,6 +632,7 @@ async def proxy_execute(request: Request) -> Response:
             arguments.update(body.body)
         tool = state.catalog.tools[route.tool_slug]
         with state.store.lock:
+            _require_live(state.store, record)
             ctx = ToolContext(
                 user_id=record.user_id,
                 state=state.store.toolkit_state(scope.user, toolkit.slug),
@@ -770,7 +797,11 @@ async def presigned_upload(request: Request) -> Response:
             f"The upload exceeds the {mounts.max_upload_bytes} byte limit of a mount file.",
             suggested_fix="Upload a smaller file, or split it into several files.",
         )
-    mounts.write(session_id, mount_id, path, data)
+    store = state_of(request).store
+    with store.lock:  # not after a DELETE has dropped the session's files
+        if session_id not in store.sessions:
+            raise session_not_found(session_id)
+        mounts.write(session_id, mount_id, path, data)
     return Response(status_code=200)
 
 

@@ -39,8 +39,18 @@ _FILTER = _HideInjectedDrops()
 
 
 class _Server(uvicorn.Server):
+    failure: BaseException | None = None
+    """Why start-up failed: uvicorn logs it and ends the thread with SystemExit."""
+
     def install_signal_handlers(self) -> None:
         """Signals belong to the main thread's owner, not to a background test server."""
+
+    def run(self, sockets: list[socket.socket] | None = None) -> None:
+        """Serve until told to exit; a failed start-up is kept in `failure` for `start()`."""
+        try:
+            super().run(sockets=sockets)
+        except SystemExit as exc:
+            self.failure = exc.__context__ or exc
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -49,6 +59,19 @@ def free_port(host: str = "127.0.0.1") -> int:
         sock.bind((host, 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to `host:port` (not yet listening; uvicorn listens on it)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 class EmulatorServer:
@@ -86,16 +109,13 @@ class EmulatorServer:
         self.host = host
         # Port 0: bind now and hand uvicorn the socket, so no other process can take the port
         # between choosing it and listening on it (tests run in parallel on shared machines).
-        self._socket: socket.socket | None = None
-        if port == 0:
-            family = socket.AF_INET6 if ":" in host else socket.AF_INET
-            self._socket = socket.socket(family, socket.SOCK_STREAM)
-            self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            self._socket.bind((host, 0))
+        self._owns_socket = port == 0
+        self._socket: socket.socket | None = _bind(host, 0) if port == 0 else None
+        if self._socket is not None:
             port = int(self._socket.getsockname()[1])
         self.port = port
         self.startup_timeout = startup_timeout
-        config = uvicorn.Config(
+        self._config = uvicorn.Config(
             app,
             host=host,
             port=self.port,
@@ -105,7 +125,7 @@ class EmulatorServer:
             lifespan="off",
             timeout_graceful_shutdown=2,
         )
-        self._server = _Server(config)
+        self._server: _Server | None = None
         self._thread: threading.Thread | None = None
 
     @property
@@ -140,11 +160,16 @@ class EmulatorServer:
         return self.state.mounts.root
 
     def start(self) -> EmulatorServer:
-        """Start serving; returns once the socket accepts connections."""
+        """Start serving; returns once the socket accepts connections.
+
+        A stopped server can be started again: same port, same state (sessions, users, files).
+        """
         if self._thread is not None:
             raise RuntimeError("EmulatorServer is already started; use one server per `with`")
         logging.getLogger("uvicorn.error").addFilter(_FILTER)
-        sockets = [self._socket] if self._socket is not None else None
+        sockets = self._listening_sockets()
+        # uvicorn.Server keeps `started`/`should_exit` set after a run: one per start.
+        self._server = _Server(self._config)
         self._thread = threading.Thread(
             target=self._server.run,
             kwargs={"sockets": sockets},
@@ -152,25 +177,48 @@ class EmulatorServer:
             daemon=True,
         )
         self._thread.start()
-        deadline = time.monotonic() + self.startup_timeout
-        while not self._server.started:
-            if not self._thread.is_alive():
-                raise RuntimeError(
-                    f"EmulatorServer could not start on {self.host}:{self.port} (is the port in use?)"
-                )
-            if time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"EmulatorServer did not start within {self.startup_timeout}s")
-            time.sleep(0.01)
+        try:
+            self._wait_until_started(self._server, self._thread)
+        except BaseException:
+            self.stop()
+            raise
         return self
 
+    def _listening_sockets(self) -> list[socket.socket] | None:
+        """The socket uvicorn serves on: ours (bound again after a stop), or None to let uvicorn
+        bind the port it was given."""
+        if not self._owns_socket:
+            return None
+        if self._socket is None:
+            try:
+                self._socket = _bind(self.host, self.port)
+            except OSError as exc:
+                raise RuntimeError(
+                    f"EmulatorServer could not listen on {self.host}:{self.port} again ({exc}); "
+                    "make a new EmulatorServer to get a free port"
+                ) from exc
+        return [self._socket]
+
+    def _wait_until_started(self, server: _Server, thread: threading.Thread) -> None:
+        deadline = time.monotonic() + self.startup_timeout
+        while not server.started:
+            if not thread.is_alive():
+                thread.join()
+                reason = server.failure or "is the port in use?"
+                raise RuntimeError(
+                    f"EmulatorServer could not start on {self.host}:{self.port} ({reason})"
+                ) from server.failure
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"EmulatorServer did not start within {self.startup_timeout}s")
+            time.sleep(0.01)
+
     def stop(self) -> None:
-        """Stop serving and wait for the thread to end."""
-        if self._thread is None:
-            return
-        self._server.should_exit = True
-        self._thread.join(timeout=10)
-        self._thread = None
+        """Stop serving, wait for the thread to end and release the socket (also when the
+        server was never started, or failed to start)."""
+        thread, self._thread = self._thread, None
+        if thread is not None and self._server is not None:
+            self._server.should_exit = True
+            thread.join(timeout=10)
         if self._socket is not None:
             self._socket.close()
             self._socket = None

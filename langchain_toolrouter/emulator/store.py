@@ -126,6 +126,12 @@ class Store:
             return None
         return record
 
+    def live(self, record: SessionRecord) -> bool:
+        """Whether `record` is still stored (not deleted). Hold `lock` to act on the answer:
+        a check and the change it allows are one step only inside one `with store.lock`."""
+        with self.lock:
+            return self.sessions.get(record.id) is record
+
     def delete_session(self, project: str, session_id: str) -> bool:
         """Remove a session of `project`; False when there was none."""
         with self.lock:

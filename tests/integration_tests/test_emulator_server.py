@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
+import threading
 import time
+import warnings
 from pathlib import Path
 
 import httpx
@@ -173,3 +176,78 @@ def test_wait_for_connections_sees_a_link_opened_meanwhile() -> None:
         body = results[0].json()
         assert body["error"] is None
         assert body["data"]["connections"]["github"]["status"] == "ACTIVE"
+
+
+def _new_threads(before: set[threading.Thread]) -> list[threading.Thread]:
+    """Threads started since `before` that are still alive."""
+    return [t for t in threading.enumerate() if t not in before]
+
+
+def test_a_stopped_server_starts_again_on_the_same_port_with_its_state() -> None:
+    before = set(threading.enumerate())
+    server = EmulatorServer(api_key="k")
+    headers = {"x-api-key": "k"}
+    with server:
+        port = server.port
+        created = httpx.post(
+            f"{server.base_url}{V3}/session", json={"user_id": "u"}, headers=headers
+        )
+        session_id = created.json()["session_id"]
+    assert "stopped" in repr(server)
+    started = time.monotonic()
+    with server:
+        assert "running" in repr(server)
+        assert server.port == port
+        response = httpx.get(f"{server.base_url}{V3}/session/{session_id}", headers=headers)
+        assert response.status_code == 200
+    assert time.monotonic() - started < 5
+    assert not _new_threads(before)
+
+
+def test_a_server_on_a_given_port_starts_again() -> None:
+    from langchain_toolrouter.emulator.server import free_port
+
+    server = EmulatorServer(api_key="k", port=free_port())
+    for _ in range(2):
+        with server:
+            response = httpx.get(f"{server.base_url}{V3}/session/trs_x", headers={"x-api-key": "k"})
+            assert response.status_code == 404
+
+
+def test_stop_without_start_closes_the_socket_bound_at_construction() -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        server = EmulatorServer()
+        server.stop()
+        del server
+        gc.collect()
+    assert not [w for w in caught if issubclass(w.category, ResourceWarning)]
+
+
+def test_start_stop_cycles_leak_no_socket_or_thread() -> None:
+    before = set(threading.enumerate())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        for _ in range(3):
+            with EmulatorServer() as server:
+                httpx.get(f"{server.base_url}/", timeout=2)
+        server.start()
+        server.stop()
+        del server
+        gc.collect()
+    assert not [w for w in caught if issubclass(w.category, ResourceWarning)]
+    assert not _new_threads(before)
+
+
+def test_a_failed_start_leaves_a_stopped_server_that_can_retry() -> None:
+    before = set(threading.enumerate())
+    with EmulatorServer() as holder:
+        blocked = EmulatorServer(port=holder.port)
+        for _ in range(2):  # the retry fails the same way, not with "already started"
+            with pytest.raises(RuntimeError, match="could not start on"):
+                blocked.start()
+            assert "stopped" in repr(blocked)
+    with blocked:  # the port is free now
+        response = httpx.get(f"{blocked.base_url}{V3}/session/trs_x", headers={"x-api-key": "k"})
+        assert response.status_code == 401
+    assert not _new_threads(before)
