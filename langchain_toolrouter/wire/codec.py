@@ -228,10 +228,6 @@ def _sent_request_id(response: httpx.Response) -> str | None:
     return value
 
 
-def _all_optional(model: type[BaseModel]) -> bool:
-    return not any(field.is_required() for field in model.model_fields.values())
-
-
 def parse_response(op: Operation[ResponseT], response: httpx.Response) -> ResponseT:
     """The response model of a 2xx answer; otherwise raise the typed error for the status.
 
@@ -255,8 +251,8 @@ def parse_response(op: Operation[ResponseT], response: httpx.Response) -> Respon
             status=response.status_code,
             model=op.response_model.__name__,
         ) from None
-    if data is None and not text.strip() and _all_optional(op.response_model):
-        data = {}  # an empty 2xx (e.g. 204) for a result whose every field is optional
+    if data is None and not text.strip() and op.empty_ok:
+        data = {}  # an empty 2xx (e.g. 204) where the reference allows one
     try:
         return op.response_model.model_validate(data)
     except ValidationError as exc:

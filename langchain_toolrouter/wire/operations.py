@@ -81,6 +81,9 @@ class Operation(Generic[ResponseT_co]):
         timeout: :class:`TimeoutClass`.
         request_in: where the request model goes.
         in_spec: one of the 13 operations of the seed spec (False: real-API extras).
+        empty_ok: an empty 2xx body means an empty result (a delete with nothing to say);
+            elsewhere an empty body is an error, never a default result (an empty execute
+            answer must not read as a successful run).
     """
 
     name: str
@@ -93,6 +96,7 @@ class Operation(Generic[ResponseT_co]):
     timeout: TimeoutClass = TimeoutClass.DEFAULT
     request_in: Literal["body", "query"] | None = None
     in_spec: bool = True
+    empty_ok: bool = False
     path_params: tuple[str, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -247,6 +251,7 @@ DELETE_MOUNT_ITEM = Operation(
     m.MountDeleteResult,
     _SAFE,
     request_in="body",
+    empty_ok=True,
 )
 # Beyond the spec: these exist in the real API (wire reference, section 5).
 UPDATE_SESSION = Operation(

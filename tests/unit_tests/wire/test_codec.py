@@ -128,9 +128,15 @@ def test_parse_response_names_a_nested_bad_field() -> None:
     assert "items.1.slug" in str(exc)
 
 
-def test_an_empty_2xx_body_is_a_validation_error_unless_every_field_is_optional() -> None:
+def test_an_empty_2xx_body_is_a_validation_error_except_for_a_mount_delete() -> None:
     with pytest.raises(errors.ResponseValidationError):
         parse_response(ops.DELETE_SESSION, _response(204, text=""))
+    # Every field of an execute or search result is optional, but an empty answer must never
+    # read as a successful run (a broken proxy's empty 200).
+    for op in (ops.EXECUTE, ops.EXECUTE_META, ops.SEARCH, ops.PROXY_EXECUTE):
+        with pytest.raises(errors.ResponseValidationError):
+            parse_response(op, _response(200, text=""))
+    assert [op.name for op in ops.ALL_OPERATIONS if op.empty_ok] == ["delete_mount_item"]
     # The reference: "accept any 2xx" for the mount operations; nothing here is required.
     done = parse_response(ops.DELETE_MOUNT_ITEM, _response(204, text=""))
     assert done == m.MountDeleteResult()
