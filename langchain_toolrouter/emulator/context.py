@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -115,10 +116,10 @@ async def _json(request: Request) -> Any:
     if not raw.strip():
         return {}
     try:
-        data = json.loads(raw)
+        data = json.loads(raw, parse_constant=_not_json, parse_float=_finite)
     except RecursionError as exc:
         raise _too_deep() from exc
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except (json.JSONDecodeError, UnicodeDecodeError, ValueError) as exc:
         raise bad_request(
             f"The request body is not valid JSON: {exc}",
             suggested_fix="Send a JSON object with Content-Type: application/json.",
@@ -127,6 +128,18 @@ async def _json(request: Request) -> Any:
     if _depth_exceeds(data, MAX_BODY_DEPTH):
         raise _too_deep()
     return data
+
+
+def _not_json(constant: str) -> float:
+    """Python's reader takes NaN and Infinity; JSON (RFC 8259) has neither."""
+    raise ValueError(f"{constant} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e400
+        raise ValueError(f"{text} is out of the range of a JSON number")
+    return value
 
 
 def _too_deep() -> EmulatorError:

@@ -25,6 +25,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    FiniteFloat,
     field_validator,
     model_validator,
 )
@@ -264,7 +265,7 @@ class WorkbenchRequest(WireModel):
         validation_alias=_either("enable_proxy_execution", "proxy_execution_enabled"),
         serialization_alias="enable_proxy_execution",
     )
-    auto_offload_threshold: Count | float | None = None  # a number of characters
+    auto_offload_threshold: Count | FiniteFloat | None = None  # a number of characters
     sandbox_size: str | None = None
 
 
@@ -495,7 +496,7 @@ class WorkbenchConfig(WireModel):
         default=None,
         validation_alias=_either("proxy_execution_enabled", "enable_proxy_execution"),
     )
-    auto_offload_threshold: Count | float | None = None  # a number of characters
+    auto_offload_threshold: Count | FiniteFloat | None = None  # a number of characters
     sandbox_size: str | None = None
 
 
