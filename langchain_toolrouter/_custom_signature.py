@@ -27,7 +27,7 @@ from pydantic.fields import FieldInfo
 
 from langchain_toolrouter.schema.naming import field_names
 
-__all__ = ["SignatureModel", "check_injected_fields", "signature_model"]
+__all__ = ["SignatureModel", "check_injected_fields", "context_parameter", "signature_model"]
 
 _CONFIG = ConfigDict(arbitrary_types_allowed=True)
 
@@ -41,6 +41,9 @@ class SignatureModel:
     """Python field name -> the function's parameter name."""
     context_param: str | None
     context_optional: bool
+    always_passed: frozenset[str] = frozenset()
+    """Fields passed even when the caller left them out: their default is the schema's (a
+    pydantic `Field` default), not one the function itself has."""
 
     def schema(self) -> dict[str, Any]:
         """The input JSON Schema (parameter names as properties)."""
@@ -50,9 +53,8 @@ class SignatureModel:
 
     def call_kwargs(self, instance: BaseModel) -> dict[str, Any]:
         """The function's keyword arguments: the fields the caller set, under their names."""
-        return {
-            self.parameters[attr]: getattr(instance, attr) for attr in instance.model_fields_set
-        }
+        passed = instance.model_fields_set | self.always_passed
+        return {self.parameters[attr]: getattr(instance, attr) for attr in passed}
 
 
 def injected_marks(annotation: Any, metadata: Any = ()) -> list[type[InjectedToolArg]]:
@@ -118,7 +120,8 @@ def _is_context(annotation: Any, context_type: type) -> bool:
 
 def _hints(fn: Callable[..., Any]) -> dict[str, Any]:
     """The function's annotations resolved (string annotations included), or as written when
-    they cannot all be resolved here."""
+    they cannot all be resolved here (enough to find the context parameter of a tool given
+    an explicit `input_schema`; building a model from the signature needs them resolved)."""
     try:
         return typing.get_type_hints(fn, include_extras=True)
     except Exception:  # an unresolvable name: fall back to the raw annotations
@@ -136,10 +139,7 @@ def signature_model(
     """
     hints = _hints(fn)
     params = list(inspect.signature(fn).parameters.values())
-    context = [p for p in params if _is_context(hints.get(p.name, p.annotation), context_type)]
-    if len(context) > 1:
-        msg = f"custom tool {slug!r} has several CustomToolContext parameters; keep one"
-        raise ValueError(msg)
+    context = _context_params(slug, params, hints, context_type)
     kept = [p for p in params if p not in context and _in_schema(slug, p, hints)]
     _, descriptions = _infer_arg_descriptions(
         fn, parse_docstring=parse_docstring, error_on_invalid_docstring=False
@@ -158,7 +158,38 @@ def signature_model(
         parameters={names[p.name][0]: p.name for p in kept},
         context_param=context[0].name if context else None,
         context_optional=bool(context) and context[0].default is not inspect.Parameter.empty,
+        always_passed=frozenset(
+            names[p.name][0]
+            for p in kept
+            if p.default is inspect.Parameter.empty or isinstance(p.default, FieldInfo)
+        ),
     )
+
+
+def context_parameter(
+    slug: str, fn: Callable[..., Any], *, context_type: type
+) -> tuple[str | None, bool]:
+    """`(name, optional)` of `fn`'s context parameter, for a tool whose input schema is given
+    (its signature is not read for a model, so unresolvable annotations do not matter).
+
+    Raises:
+        ValueError: several `CustomToolContext` parameters.
+    """
+    params = list(inspect.signature(fn).parameters.values())
+    context = _context_params(slug, params, _hints(fn), context_type)
+    if not context:
+        return None, False
+    return context[0].name, context[0].default is not inspect.Parameter.empty
+
+
+def _context_params(
+    slug: str, params: list[inspect.Parameter], hints: Mapping[str, Any], context_type: type
+) -> list[inspect.Parameter]:
+    context = [p for p in params if _is_context(hints.get(p.name, p.annotation), context_type)]
+    if len(context) > 1:
+        msg = f"custom tool {slug!r} has several CustomToolContext parameters; keep one"
+        raise ValueError(msg)
+    return context
 
 
 def _in_schema(slug: str, param: inspect.Parameter, hints: Mapping[str, Any]) -> bool:
@@ -183,6 +214,11 @@ def _annotation(annotation: Any) -> Any:
 
 
 def _field(param: inspect.Parameter, description: str | None) -> FieldInfo:
+    if isinstance(param.default, FieldInfo):  # `x: int = Field(3, description=...)`
+        given = param.default
+        return FieldInfo.merge_field_infos(
+            given, alias=param.name, description=given.description or description
+        )
     default = ... if param.default is inspect.Parameter.empty else param.default
     info: FieldInfo = Field(default, alias=param.name, description=description)
     return info

@@ -51,6 +51,7 @@ from pydantic_core import to_jsonable_python
 from langchain_toolrouter._custom_signature import (
     SignatureModel,
     check_injected_fields,
+    context_parameter,
     signature_model,
 )
 from langchain_toolrouter._results import ToolOutcome
@@ -337,16 +338,11 @@ class CustomTool:
         if isinstance(kwargs, ToolOutcome):
             return kwargs
         try:
-            if self._tool is not None:
-                return _outcome(self._tool.invoke(kwargs))
-            return _outcome(self._func(**kwargs))  # type: ignore[misc]
-        except (ValidationError, ToolException) as exc:
-            return _failed(self.final_slug, exc)
+            tool, func = self._tool, self._func
+            value = tool.invoke(kwargs) if tool is not None else func(**kwargs)  # type: ignore[misc]
         except Exception as exc:
-            # The user's own code failed: the model reads it as a failed result (wire reference
-            # section 10.5) and the traceback goes to the log; our own bugs are not in this block.
-            _log.warning("custom tool %s raised", self.final_slug, exc_info=True)
-            return _failed(self.final_slug, exc)
+            return self._raised(exc)
+        return self._returned(value)
 
     async def arun(
         self, arguments: Mapping[str, Any], context: CustomToolContext | None = None
@@ -357,19 +353,36 @@ class CustomTool:
             return kwargs
         try:
             if self._tool is not None:
-                return _outcome(await self._tool.ainvoke(kwargs))
-            if self._coroutine is not None:
-                return _outcome(await self._coroutine(**kwargs))
-            func = self._func
-            assert func is not None
-            return _outcome(await run_in_executor(None, lambda: func(**kwargs)))
-        except (ValidationError, ToolException) as exc:
-            return _failed(self.final_slug, exc)
+                value = await self._tool.ainvoke(kwargs)
+            elif self._coroutine is not None:
+                value = await self._coroutine(**kwargs)
+            else:
+                func = self._func
+                assert func is not None
+                value = await run_in_executor(None, lambda: func(**kwargs))
         except Exception as exc:
-            # The user's own code failed: the model reads it as a failed result (wire reference
-            # section 10.5) and the traceback goes to the log; our own bugs are not in this block.
+            return self._raised(exc)
+        return self._returned(value)
+
+    def _raised(self, exc: Exception) -> ToolOutcome:
+        """The failed result of the user's code raising: the model reads it (wire reference
+        section 10.5); an unexpected exception's traceback goes to the log."""
+        if not isinstance(exc, ValidationError | ToolException):
             _log.warning("custom tool %s raised", self.final_slug, exc_info=True)
-            return _failed(self.final_slug, exc)
+        return _failed(self.final_slug, exc)
+
+    def _returned(self, value: Any) -> ToolOutcome:
+        """The result of a returned value; one with no JSON form is a failed result that says
+        so (not blamed on the tool's code raising)."""
+        try:
+            return _outcome(value)
+        except (ValueError, TypeError) as exc:  # bytes that are not UTF-8, a reference cycle
+            error = (
+                f"{self.final_slug} returned a value with no JSON form ({exc}): return str, "
+                "numbers, bools, None, lists and dicts of them, dataclasses or pydantic models"
+            )
+            _log.warning("custom tool %s: %s", self.final_slug, error)
+            return ToolOutcome(successful=False, data={}, error=error)
 
     def _call_kwargs(
         self, arguments: Mapping[str, Any], context: CustomToolContext | None
@@ -612,9 +625,18 @@ def custom_tool(
     def build(fn: Callable[..., Any]) -> CustomTool:
         tool_slug = slug or fn.__name__
         validate_slug(tool_slug)
-        built = signature_model(
-            tool_slug, fn, context_type=CustomToolContext, parse_docstring=parse_docstring
-        )
+        built: SignatureModel | None = None
+        if input_schema is None:
+            built = signature_model(
+                tool_slug, fn, context_type=CustomToolContext, parse_docstring=parse_docstring
+            )
+            schema = built.schema()
+            context, context_optional = built.context_param, built.context_optional
+        else:  # the given schema is the contract; the signature only names the context
+            schema = dict(input_schema)
+            context, context_optional = context_parameter(
+                tool_slug, fn, context_type=CustomToolContext
+            )
         doc = inspect.getdoc(fn) or ""
         text = description or (doc.split("\n\nArgs:")[0] if parse_docstring else doc)
         is_async = inspect.iscoroutinefunction(fn)
@@ -622,12 +644,12 @@ def custom_tool(
             slug=tool_slug,
             name=name or tool_slug,
             description=text,
-            input_schema=dict(input_schema) if input_schema is not None else built.schema(),
+            input_schema=schema,
             func=None if is_async else fn,
             coroutine=fn if is_async else None,
-            signature=None if input_schema is not None else built,
-            context_param=built.context_param,
-            context_optional=built.context_optional,
+            signature=built,
+            context_param=context,
+            context_optional=context_optional,
             output_schema=output_schema,
             extends_toolkit=extends_toolkit,
             preload=preload,

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Optional
 import pytest
 from langchain_core.tools import InjectedToolArg, InjectedToolCallId, StructuredTool
 from langchain_core.tools import tool as lc_tool
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from langchain_toolrouter._custom_registry import CustomRegistry
 from langchain_toolrouter._multi_execute import AmbiguousSlugError
@@ -471,3 +471,50 @@ def test_nested_return_values_become_json_data(caplog: pytest.LogCaptureFixture)
 
     assert odd.run({"day": "mon"}).data == {"value": "<opaque>"}
     assert "Opaque, which has no JSON form" in caplog.text
+
+
+def test_pydantic_field_defaults_reach_the_function() -> None:
+    # The schema says optional with a default: the function must receive that default.
+    @custom_tool
+    def plan(
+        goal: str,
+        steps: Annotated[int, Field(default=5)],
+        tags: Annotated[list[str], Field(default_factory=list)],
+        depth: int = Field(3, description="How deep to plan."),
+    ) -> dict[str, Any]:
+        """Plan a goal."""
+        return {"goal": goal, "steps": steps, "tags": tags, "depth": depth}
+
+    properties = plan.input_schema["properties"]
+    assert plan.input_schema["required"] == ["goal"]
+    assert properties["depth"]["default"] == 3
+    assert properties["depth"]["description"] == "How deep to plan."
+    assert plan.run({"goal": "g"}).data == {"goal": "g", "steps": 5, "tags": [], "depth": 3}
+    assert plan.run({"goal": "g", "depth": 1}).data["depth"] == 1
+
+
+def test_an_explicit_input_schema_needs_no_resolvable_signature() -> None:
+    # An annotation only importable for type checkers: the given schema is the contract.
+    namespace: dict[str, Any] = {}
+    exec(
+        "def convert(amount: 'Decimal', ctx: 'CustomToolContext | None' = None) -> dict:\n"
+        "    return {'amount': amount, 'no_context': ctx is None}\n",
+        namespace,
+    )
+    schema = {"type": "object", "properties": {"amount": {"type": "string"}}}
+    tool = custom_tool(namespace["convert"], input_schema=schema, description="Convert.")
+    assert tool.input_schema == schema
+    assert tool.run({"amount": "1.5"}).data == {"amount": "1.5", "no_context": True}
+
+
+def test_a_return_value_with_no_json_form_is_not_blamed_on_the_code() -> None:
+    @custom_tool
+    def raw() -> dict[str, Any]:
+        """Return raw bytes."""
+        return {"blob": b"\xff\xfe"}
+
+    outcome = raw.run({})
+    assert not outcome.successful
+    assert outcome.error is not None
+    assert "returned a value with no JSON form" in outcome.error
+    assert "raised" not in outcome.error
