@@ -325,9 +325,13 @@ class SessionToolExecutor:
         self._slug = slug
         self._toolkit = toolkit
 
+    def __copy__(self) -> SessionToolExecutor:
+        """Itself: a copied tool still calls the same live session (its clients, locks and
+        connection state are shared, never copied)."""
+        return self
+
     def __deepcopy__(self, memo: dict[int, Any]) -> SessionToolExecutor:
-        """Itself: a deep-copied tool still calls the same live session (its clients, locks
-        and connection state are shared, never copied)."""
+        """Itself, as for :meth:`__copy__`."""
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
