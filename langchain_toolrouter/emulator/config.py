@@ -95,12 +95,17 @@ def _to_config(data: dict[str, Any]) -> SessionConfig:
         ) from exc
 
 
+#: Top-level fields the reference lists for newer services without a shape our models type
+#: (section 4.1: "[S-new] ... `require_approval` lists"): accepted and kept as given.
+_DOCUMENTED_EXTRAS = frozenset({"require_approval"})
+
+
 def _refuse_unknown_fields(request: BaseModel) -> None:
     """400 naming each top-level body field the service does not define (wire reference 4.1
     and 5 list them), rather than storing a misspelt block or silently dropping it."""
-    known = sorted(type(request).model_fields)
+    known = sorted({*type(request).model_fields, *_DOCUMENTED_EXTRAS})
     problems = []
-    for name in request.model_extra or {}:
+    for name in (request.model_extra or {}).keys() - _DOCUMENTED_EXTRAS:
         close = difflib.get_close_matches(name, known, n=1)
         hint = f"did you mean {close[0]!r}? " if close else ""
         problems.append(f"{name}: unknown field; {hint}known fields: {', '.join(known)}")
@@ -112,15 +117,20 @@ def _refuse_unknown_fields(request: BaseModel) -> None:
         )
 
 
-def _refuse_user_id(update: SessionUpdateRequest) -> None:
-    """A session belongs to the user it was created for: PATCH takes no `user_id`."""
-    if "user_id" in (update.model_extra or {}):
-        raise bad_request(
-            "user_id cannot be changed: PATCH takes the blocks of create minus user_id.",
-            suggested_fix="Drop user_id from the PATCH body; create a new session for another "
-            "user.",
-            errors=["user_id: not allowed in PATCH"],
-        )
+def _refuse_user_id(update: SessionUpdateRequest, current: SessionConfig) -> None:
+    """A session belongs to the user it was created for: PATCH takes no other `user_id` (the
+    session's own, as in a config read back and sent again, is dropped)."""
+    extra = update.model_extra or {}
+    if "user_id" not in extra:
+        return
+    if extra["user_id"] == current.user_id:
+        del extra["user_id"]
+        return
+    raise bad_request(
+        "user_id cannot be changed: PATCH takes the blocks of create minus user_id.",
+        suggested_fix="Drop user_id from the PATCH body; create a new session for another user.",
+        errors=["user_id: not allowed in PATCH"],
+    )
 
 
 def build_config(request: SessionCreateRequest) -> SessionConfig:
@@ -141,7 +151,7 @@ def patch_config(current: SessionConfig, update: SessionUpdateRequest) -> Sessio
     Raises:
         EmulatorError: 400 for `user_id`, unknown top-level fields or an invalid config.
     """
-    _refuse_user_id(update)
+    _refuse_user_id(update, current)
     _refuse_unknown_fields(update)
     data = current.model_dump(mode="json", by_alias=True, exclude_none=True)
     sent = update.to_wire()

@@ -483,6 +483,18 @@ def test_patch_cannot_change_the_user(client: TestClient, new_session: SessionFa
     assert error["errors"] == ["user_id: not allowed in PATCH"]
     after = client.get(f"{V31}/session/{session_id}").json()
     assert (after["config"]["user_id"], after["config_version"]) == ("alice", 1)
+    # A config read back and sent again carries the session's own user: that is no change.
+    same = client.patch(
+        f"{V31}/session/{session_id}", json={"user_id": "alice", "search": {"enable": False}}
+    )
+    assert same.status_code == 200, same.text
+    assert same.json()["config"]["user_id"] == "alice"
+
+
+def test_require_approval_is_a_documented_field(client: TestClient) -> None:
+    # Wire reference 4.1: "[S-new] ... require_approval lists", sent by newer SDKs.
+    body = {"user_id": "alice", "require_approval": {"toolkits": ["gmail"]}}
+    assert client.post(f"{V31}/session", json=body).status_code == 201
 
 
 @pytest.mark.parametrize("method", ["post", "patch"])
