@@ -18,7 +18,7 @@ import types
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 from langchain_core.tools import InjectedToolArg, InjectedToolCallId
 from langchain_core.tools.base import _infer_arg_descriptions
@@ -146,10 +146,7 @@ def signature_model(
     )
     names = field_names(p.name for p in kept)
     fields: dict[str, Any] = {
-        names[p.name][0]: (
-            _annotation(hints.get(p.name, p.annotation)),
-            _field(p, descriptions.get(p.name)),
-        )
+        names[p.name][0]: _field(p, hints.get(p.name, p.annotation), descriptions.get(p.name))
         for p in kept
     }
     model = create_model(slug, __config__=_CONFIG, __module__=fn.__module__, **fields)
@@ -176,7 +173,11 @@ def context_parameter(
         ValueError: several `CustomToolContext` parameters.
     """
     params = list(inspect.signature(fn).parameters.values())
-    context = _context_params(slug, params, _hints(fn), context_type)
+    hints = _hints(fn)
+    context = _context_params(slug, params, hints, context_type)
+    for param in params:  # the same definition-time refusals as for a signature's model
+        if param not in context:
+            _in_schema(slug, param, hints)
     if not context:
         return None, False
     return context[0].name, context[0].default is not inspect.Parameter.empty
@@ -209,16 +210,26 @@ def _in_schema(slug: str, param: inspect.Parameter, hints: Mapping[str, Any]) ->
     return False  # hidden from the model; the function's default is used
 
 
-def _annotation(annotation: Any) -> Any:
-    return Any if annotation is inspect.Parameter.empty else annotation
-
-
-def _field(param: inspect.Parameter, description: str | None) -> FieldInfo:
-    if isinstance(param.default, FieldInfo):  # `x: int = Field(3, description=...)`
+def _field(
+    param: inspect.Parameter, annotation: Any, description: str | None
+) -> tuple[Any, FieldInfo]:
+    """The `(type, FieldInfo)` of a parameter's field, named after the parameter."""
+    annotation = Any if annotation is inspect.Parameter.empty else annotation
+    if isinstance(param.default, FieldInfo):  # `x: int = Field(3, ge=1, description=...)`
+        # A fresh Field from what the user set, its constraints kept on the type: setting
+        # `alias` on a copy of theirs would not reach validation or serialization.
         given = param.default
-        return FieldInfo.merge_field_infos(
-            given, alias=param.name, description=given.description or description
-        )
+        kept = {k: v for k, v in given._attributes_set.items() if k not in _NAMING}
+        kept["description"] = given.description or description
+        if given.metadata:
+            parts = (annotation, *given.metadata)
+            annotation = Annotated[parts]  # Annotated[T, *metadata]
+        info: FieldInfo = Field(**kept, alias=param.name)
+        return annotation, info
     default = ... if param.default is inspect.Parameter.empty else param.default
-    info: FieldInfo = Field(default, alias=param.name, description=description)
-    return info
+    plain: FieldInfo = Field(default, alias=param.name, description=description)
+    return annotation, plain
+
+
+#: What names a field: always the parameter's own name here.
+_NAMING = frozenset(("alias", "alias_priority", "validation_alias", "serialization_alias"))

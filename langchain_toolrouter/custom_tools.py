@@ -376,7 +376,7 @@ class CustomTool:
         so (not blamed on the tool's code raising)."""
         try:
             return _outcome(value)
-        except (ValueError, TypeError) as exc:  # bytes that are not UTF-8, a reference cycle
+        except Exception as exc:  # bytes not UTF-8, a cycle, a value whose repr raises
             error = (
                 f"{self.final_slug} returned a value with no JSON form ({exc}): return str, "
                 "numbers, bools, None, lists and dicts of them, dataclasses or pydantic models"

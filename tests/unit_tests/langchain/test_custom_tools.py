@@ -493,6 +493,26 @@ def test_pydantic_field_defaults_reach_the_function() -> None:
     assert plan.run({"goal": "g", "depth": 1}).data["depth"] == 1
 
 
+def test_a_field_default_keeps_the_parameters_name_and_its_constraints() -> None:
+    # `json` is a field name pydantic takes; the user's own alias is not the property name.
+    @custom_tool
+    def pick(
+        json: int = Field(3, ge=1),
+        x: int = Field(3, alias="X", description="An x."),
+    ) -> dict[str, Any]:
+        """Pick."""
+        return {"json": json, "x": x}
+
+    properties = pick.input_schema["properties"]
+    assert list(properties) == ["json", "x"]
+    assert properties["json"]["minimum"] == 1
+    assert properties["x"]["description"] == "An x."
+    assert pick.run({"json": 9, "x": 4}).data == {"json": 9, "x": 4}
+    refused = pick.run({"json": 0})
+    assert not refused.successful
+    assert "greater than or equal to 1" in (refused.error or "")
+
+
 def test_an_explicit_input_schema_needs_no_resolvable_signature() -> None:
     # An annotation only importable for type checkers: the given schema is the contract.
     namespace: dict[str, Any] = {}
@@ -506,6 +526,12 @@ def test_an_explicit_input_schema_needs_no_resolvable_signature() -> None:
     assert tool.input_schema == schema
     assert tool.run({"amount": "1.5"}).data == {"amount": "1.5", "no_context": True}
 
+    def only_positional(amount: str, /) -> dict[str, Any]:
+        return {}
+
+    with pytest.raises(TypeError, match="positional-only"):  # refused as without a schema
+        custom_tool(only_positional, input_schema=schema)
+
 
 def test_a_return_value_with_no_json_form_is_not_blamed_on_the_code() -> None:
     @custom_tool
@@ -518,3 +544,16 @@ def test_a_return_value_with_no_json_form_is_not_blamed_on_the_code() -> None:
     assert outcome.error is not None
     assert "returned a value with no JSON form" in outcome.error
     assert "raised" not in outcome.error
+
+    class Opaque:
+        def __repr__(self) -> str:
+            raise RuntimeError("repr broke")
+
+    @custom_tool
+    def opaque() -> dict[str, Any]:
+        """Return something that cannot even be shown."""
+        return {"thing": Opaque()}
+
+    shown = opaque.run({})  # a failed result, not an exception out of run()
+    assert not shown.successful
+    assert "repr broke" in (shown.error or "")
