@@ -100,12 +100,20 @@ def compact_json(value: Any) -> str:
 
 
 def render_content(value: Any, max_chars: int = DEFAULT_MAX_CONTENT_CHARS) -> str:
-    """Compact text for the model, cut at `max_chars` with a note saying what was cut."""
-    text = compact_json(value)
+    """Compact text for the model, cut to `max_chars` with a note saying what was cut."""
+    return cut_text(compact_json(value), max_chars)
+
+
+def cut_text(text: str, max_chars: int) -> str:
+    """`text`, or its start and a note saying what was cut, in at most `max_chars` characters
+    (the note alone when the cap is shorter than it)."""
     if len(text) <= max_chars:
         return text
-    note = (
-        f"\n[truncated: showing {max_chars} of {len(text)} characters; "
-        "the full result is in the tool message's artifact]"
-    )
-    return text[:max_chars] + note
+
+    def note(shown: int) -> str:
+        return (
+            f"\n[truncated: {shown} of {len(text)} characters shown; full result in the artifact]"
+        )
+
+    shown = max(max_chars - len(note(max_chars)), 0)
+    return text[:shown] + note(shown)

@@ -50,7 +50,12 @@ from langchain_core.tools import BaseTool, ToolException
 from pydantic import BaseModel as PydanticBaseModel
 from pydantic import ConfigDict, Field, PrivateAttr, SkipValidation
 
-from langchain_toolrouter._results import DEFAULT_MAX_CONTENT_CHARS, ToolOutcome, render_content
+from langchain_toolrouter._results import (
+    DEFAULT_MAX_CONTENT_CHARS,
+    ToolOutcome,
+    cut_text,
+    render_content,
+)
 from langchain_toolrouter._tool_errors import (
     ToolArgumentsError,
     ToolExecutionError,
@@ -706,9 +711,12 @@ def _partly_successful(data: Any) -> bool:
 
 
 def _failure_text(name: str, outcome: ToolOutcome, max_chars: int) -> str:
-    text = f"{name} failed: {outcome.error or 'unknown error'}"
+    """What the model reads of a failure, within `max_chars` like a result: the error first,
+    then as much of the failed call's data as still fits."""
+    text = f"{name} failed: " + cut_text(outcome.error or "unknown error", max_chars)
     if outcome.data not in (None, {}, [], ""):
-        text += "\nResult: " + render_content(outcome.data, max_chars)
+        left = max(max_chars - len(text), 0)
+        text += "\nResult: " + render_content(outcome.data, left)
     if outcome.log_id:
         text += f"\n(log_id: {outcome.log_id})"
     return text

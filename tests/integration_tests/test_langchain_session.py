@@ -660,7 +660,7 @@ def test_router_options_reach_the_tools(server: EmulatorServer, user: str) -> No
         session = router.create_session(user, toolkits=["notes", "github"])
         note = session.tool("NOTES_CREATE_NOTE")
         message = note.invoke(call(note, {"title": "t", "content": "x" * 200}))
-        assert "truncated: showing 50 of" in message.content
+        assert "characters shown; full result in the artifact" in message.content
         issue_tool = session.tool("GITHUB_CREATE_AN_ISSUE")
         with pytest.raises(ToolNotConnectedError) as info:
             issue_tool.invoke(call(issue_tool, issue(user)))

@@ -36,5 +36,9 @@ def test_compact_text() -> None:
     assert compact_json({"a": [1, "é"]}) == '{"a":[1,"é"]}'
     assert compact_json("plain") == "plain"
     assert render_content({"a": 1}, 100) == '{"a":1}'
-    cut = render_content("x" * 30, 10)
-    assert cut.startswith("x" * 10 + "\n[truncated: showing 10 of 30 characters")
+    cut = render_content("x" * 300, 200)  # the note counts against the cap
+    assert len(cut) <= 200
+    shown = 200 - len(cut.split("\n")[1]) - 1
+    assert cut.startswith("x" * shown + f"\n[truncated: {shown} of 300 characters shown")
+    tiny = render_content("x" * 30, 10)  # a cap shorter than the note: the note alone
+    assert tiny.startswith("\n[truncated: 0 of 30 characters shown")

@@ -210,8 +210,22 @@ def test_content_is_capped_and_artifact_keeps_everything() -> None:
     tool = ToolRouterTool.from_schema("T", "d", RESERVED, Recorder(big), max_content_chars=100)
     message = tool.invoke(tool_call(tool, {"config": "c"}))
     assert message.content.startswith('{"text":"xxx')
-    assert "truncated: showing 100 of 5011" in message.content
+    assert len(message.content) <= 100
+    assert " of 5011 characters" in message.content
     assert message.artifact["data"] == big
+
+
+def test_a_failures_text_is_capped_too() -> None:
+    # A huge error (an upstream HTML page in an exception) must not flood the model either.
+    def failing(payload: dict[str, Any]) -> ToolOutcome:
+        return ToolOutcome(successful=False, error="<html>" + "x" * 50_000, data={"n": 1})
+
+    tool = ToolRouterTool.from_schema("T", "d", RESERVED, failing, max_content_chars=300)
+    message = tool.invoke(tool_call(tool, {"config": "c"}))
+    assert message.status == "error"
+    assert message.content.startswith("T failed: <html>xxx")
+    assert "of 50006 characters" in message.content
+    assert len(message.content) < 600, len(message.content)
 
 
 def test_content_only_response_format() -> None:
