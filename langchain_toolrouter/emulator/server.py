@@ -127,6 +127,8 @@ class EmulatorServer:
         )
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
+        # start() and stop() from two threads: one after the other, never interleaved.
+        self._lifecycle = threading.RLock()
 
     @property
     def base_url(self) -> str:
@@ -163,26 +165,28 @@ class EmulatorServer:
         """Start serving; returns once the socket accepts connections.
 
         A stopped server can be started again: same port, same state (sessions, users, files).
+        A `stop()` from another thread meanwhile waits for the start to finish.
         """
-        if self._thread is not None:
-            raise RuntimeError("EmulatorServer is already started; use one server per `with`")
-        logging.getLogger("uvicorn.error").addFilter(_FILTER)
-        sockets = self._listening_sockets()
-        # uvicorn.Server keeps `started`/`should_exit` set after a run: one per start.
-        self._server = _Server(self._config)
-        self._thread = threading.Thread(
-            target=self._server.run,
-            kwargs={"sockets": sockets},
-            name="toolrouter-emulator",
-            daemon=True,
-        )
-        self._thread.start()
-        try:
-            self._wait_until_started(self._server, self._thread)
-        except BaseException:
-            self.stop()
-            raise
-        return self
+        with self._lifecycle:
+            if self._thread is not None:
+                raise RuntimeError("EmulatorServer is already started; use one server per `with`")
+            logging.getLogger("uvicorn.error").addFilter(_FILTER)
+            sockets = self._listening_sockets()
+            # uvicorn.Server keeps `started`/`should_exit` set after a run: one per start.
+            server = self._server = _Server(self._config)
+            thread = self._thread = threading.Thread(
+                target=server.run,
+                kwargs={"sockets": sockets},
+                name="toolrouter-emulator",
+                daemon=True,
+            )
+            thread.start()
+            try:
+                self._wait_until_started(server, thread)
+            except BaseException:
+                self.stop()
+                raise
+            return self
 
     def _listening_sockets(self) -> list[socket.socket] | None:
         """The socket uvicorn serves on: ours (bound again after a stop), or None to let uvicorn
@@ -215,13 +219,14 @@ class EmulatorServer:
     def stop(self) -> None:
         """Stop serving, wait for the thread to end and release the socket (also when the
         server was never started, or failed to start)."""
-        thread, self._thread = self._thread, None
-        if thread is not None and self._server is not None:
-            self._server.should_exit = True
-            thread.join(timeout=10)
-        if self._socket is not None:
-            self._socket.close()
-            self._socket = None
+        with self._lifecycle:
+            thread, self._thread = self._thread, None
+            if thread is not None and self._server is not None:
+                self._server.should_exit = True
+                thread.join(timeout=10)
+            if self._socket is not None:
+                self._socket.close()
+                self._socket = None
 
     def __enter__(self) -> EmulatorServer:
         return self.start()

@@ -251,3 +251,28 @@ def test_a_failed_start_leaves_a_stopped_server_that_can_retry() -> None:
         response = httpx.get(f"{blocked.base_url}{V3}/session/trs_x", headers={"x-api-key": "k"})
         assert response.status_code == 401
     assert not _new_threads(before)
+
+
+def test_a_stop_from_another_thread_during_start_waits_for_it() -> None:
+    failures: list[BaseException] = []
+    for delay in (0.0, 0.0005, 0.001, 0.002, 0.003, 0.005):
+        server = EmulatorServer()
+
+        def stop_soon(server: EmulatorServer = server, delay: float = delay) -> None:
+            time.sleep(delay)
+            try:
+                server.stop()
+            except BaseException as exc:
+                failures.append(exc)
+
+        stopper = threading.Thread(target=stop_soon)
+        stopper.start()
+        try:
+            server.start()
+        except BaseException as exc:
+            failures.append(exc)
+        stopper.join()
+        server.stop()
+        assert "stopped" in repr(server)
+    assert failures == []
+    assert not [t for t in threading.enumerate() if t.name == "toolrouter-emulator"]
