@@ -104,8 +104,13 @@ def _refuse_unknown_fields(request: BaseModel) -> None:
     """400 naming each top-level body field the service does not define (wire reference 4.1
     and 5 list them), rather than storing a misspelt block or silently dropping it."""
     known = sorted({*type(request).model_fields, *_DOCUMENTED_EXTRAS})
-    problems = []
-    for name in (request.model_extra or {}).keys() - _DOCUMENTED_EXTRAS:
+    extra = request.model_extra or {}
+    problems = [
+        f"{name}: expected an object or a list (or null), got {type(extra[name]).__name__}"
+        for name in _DOCUMENTED_EXTRAS & extra.keys()
+        if extra[name] is not None and not isinstance(extra[name], dict | list)
+    ]
+    for name in extra.keys() - _DOCUMENTED_EXTRAS:
         close = difflib.get_close_matches(name, known, n=1)
         hint = f"did you mean {close[0]!r}? " if close else ""
         problems.append(f"{name}: unknown field; {hint}known fields: {', '.join(known)}")
@@ -155,7 +160,7 @@ def patch_config(current: SessionConfig, update: SessionUpdateRequest) -> Sessio
     _refuse_unknown_fields(update)
     data = current.model_dump(mode="json", by_alias=True, exclude_none=True)
     sent = update.to_wire()
-    for name in _CONFIG_FIELDS:
+    for name in (*_CONFIG_FIELDS, *_DOCUMENTED_EXTRAS):
         if name not in sent:
             continue
         if sent[name] is None:

@@ -494,7 +494,17 @@ def test_patch_cannot_change_the_user(client: TestClient, new_session: SessionFa
 def test_require_approval_is_a_documented_field(client: TestClient) -> None:
     # Wire reference 4.1: "[S-new] ... require_approval lists", sent by newer SDKs.
     body = {"user_id": "alice", "require_approval": {"toolkits": ["gmail"]}}
-    assert client.post(f"{V31}/session", json=body).status_code == 201
+    created = client.post(f"{V31}/session", json=body)
+    assert created.status_code == 201
+    session_id = created.json()["session_id"]
+    patched = client.patch(
+        f"{V31}/session/{session_id}", json={"require_approval": {"toolkits": ["github"]}}
+    )
+    assert patched.json()["config"]["require_approval"] == {"toolkits": ["github"]}
+    removed = client.patch(f"{V31}/session/{session_id}", json={"require_approval": None})
+    assert "require_approval" not in removed.json()["config"]
+    garbage = client.post(f"{V31}/session", json={"user_id": "a", "require_approval": "yes"})
+    assert garbage.status_code == 400
 
 
 @pytest.mark.parametrize("method", ["post", "patch"])
