@@ -46,7 +46,13 @@ from langchain_toolrouter.wire import models as m
 if TYPE_CHECKING:
     from langchain_toolrouter.wire.retry import RetryPolicy
 
-__all__ = ["ConnectionTimeoutError", "ToolRouter", "ToolRouterSession", "ToolSearchError"]
+__all__ = [
+    "ConnectionFailedError",
+    "ConnectionTimeoutError",
+    "ToolRouter",
+    "ToolRouterSession",
+    "ToolSearchError",
+]
 
 _log = logging.getLogger("langchain_toolrouter")
 
@@ -65,6 +71,23 @@ class ConnectionTimeoutError(ToolRouterError, TimeoutError):
             f"{toolkit} was not connected within {timeout:g}s (status: {status or 'none'}); "
             "open the link from authorize() and finish connecting, then wait again"
         )
+
+
+class ConnectionFailedError(ToolRouterError):
+    """`wait_for_connection` stopped: the account ended in a state no waiting can change
+    (`FAILED`, `EXPIRED`); its link is dead."""
+
+    def __init__(self, toolkit: str, status: str) -> None:
+        self.toolkit = toolkit
+        self.status = status
+        super().__init__(
+            f"connecting {toolkit} ended with status {status}: that link can no longer be "
+            f"used; call authorize({toolkit!r}) for a new link, then wait again"
+        )
+
+
+#: Account statuses that waiting cannot turn into ACTIVE.
+_ENDED = frozenset(("FAILED", "EXPIRED"))
 
 
 class ToolSearchError(ToolRouterError):
@@ -758,7 +781,12 @@ class ToolRouterSession:
     def authorize(
         self, toolkit: str, *, callback_url: str | None = None, alias: str | None = None
     ) -> ConnectionLink:
-        """Start connecting the user's `toolkit` account; send the user to `redirect_url`."""
+        """Start connecting the user's `toolkit` account; send the user to `redirect_url`.
+
+        Raises:
+            ValueError: the toolkit is not part of the session.
+        """
+        self._check_in_session(toolkit)
         response = self._client.create_link(
             self.session_id, toolkit, callback_url=callback_url, alias=alias
         )
@@ -768,6 +796,7 @@ class ToolRouterSession:
         self, toolkit: str, *, callback_url: str | None = None, alias: str | None = None
     ) -> ConnectionLink:
         """Async twin of `authorize`."""
+        self._check_in_session(toolkit)
         response = await self._aclient.create_link(
             self.session_id, toolkit, callback_url=callback_url, alias=alias
         )
@@ -796,6 +825,8 @@ class ToolRouterSession:
         if info is None:
             msg = f"toolkit {toolkit!r} is not part of session {self.session_id}"
             raise ValueError(msg)
+        if info.connected is False and (info.status or "").upper() in _ENDED:
+            raise ConnectionFailedError(toolkit, (info.status or "").upper())
         return info
 
     def _check_wait(self, toolkit: str, timeout: float, poll_interval: float) -> None:
@@ -811,6 +842,7 @@ class ToolRouterSession:
 
         Raises:
             ValueError: the toolkit is not part of the session (checked before waiting).
+            ConnectionFailedError: the account ended `FAILED` or `EXPIRED` (no use waiting).
             ConnectionTimeoutError: not connected after `timeout` seconds.
         """
         self._check_wait(toolkit, timeout, poll_interval)

@@ -21,7 +21,12 @@ from langchain_toolrouter._connections import mcp_config
 from langchain_toolrouter.custom_tools import CustomToolContext, CustomToolkit, custom_tool
 from langchain_toolrouter.emulator import EmulatorServer, FaultRule
 from langchain_toolrouter.errors import AuthenticationError, NotFoundError
-from langchain_toolrouter.session import ConnectionTimeoutError, ToolRouter, ToolRouterSession
+from langchain_toolrouter.session import (
+    ConnectionFailedError,
+    ConnectionTimeoutError,
+    ToolRouter,
+    ToolRouterSession,
+)
 from langchain_toolrouter.tools import ToolNotConnectedError, ToolRouterTool
 from tests.unit_tests.langchain.loopback import (  # noqa: F401 - fixtures
     arouter,
@@ -319,7 +324,29 @@ def test_waiting_for_a_toolkit_outside_the_session_fails_fast(
     disabled = router.create_session(user, toolkits={"disable": ["github"]})
     with pytest.raises(ValueError, match="disabled"):
         disabled.wait_for_connection("GitHub", timeout=30)
+    with pytest.raises(ValueError, match="not part of session"):  # no link to a dead end
+        session.authorize("github")
     assert time.perf_counter() - started < 5
+
+
+def test_waiting_stops_at_once_when_the_connection_failed(
+    router: ToolRouter, server: EmulatorServer, browser: httpx.Client, user: str
+) -> None:
+    session = new_session(router, user)
+    link = session.authorize("github")
+    for (_, user_id), state in server.store.users.items():
+        for account in state.accounts if user_id == user else []:
+            if account.id == link.connected_account_id:
+                account.status = "FAILED"
+    started = time.perf_counter()
+    with pytest.raises(ConnectionFailedError, match=r"FAILED.*authorize\('github'\)"):
+        session.wait_for_connection("github", timeout=30, poll_interval=0.01)
+    assert time.perf_counter() - started < 5
+    # A new link is a new account: waiting for it works as usual.
+    again = session.authorize("github")
+    assert browser.get(again.redirect_url).status_code == 200
+    info = session.wait_for_connection("github", timeout=5, poll_interval=0.01)
+    assert info.connected is True
 
 
 async def test_async_wait_outside_the_session_fails_fast(arouter: ToolRouter, user: str) -> None:
