@@ -18,6 +18,9 @@ from langchain_toolrouter.custom_tools import CustomTool
 __all__ = ["MULTI_EXECUTE_SLUG", "LocalItem", "MultiExecutePlan", "merge", "plan"]
 
 MULTI_EXECUTE_SLUG = "COMPOSIO_MULTI_EXECUTE_TOOL"
+#: The service runs at most this many items per call (wire reference 11 #23; the meta tool's
+#: schema says `maxItems: 50`) and refuses the whole call beyond it.
+MAX_ITEMS = 50
 
 
 class AmbiguousSlugError(LookupError):
@@ -86,6 +89,15 @@ def plan(arguments: Mapping[str, Any], resolve: Resolver) -> MultiExecutePlan | 
             local.append(LocalItem(position, tool, dict(raw_args or {})))
     if not local and not failed:
         return None
+    if len(items) > MAX_ITEMS:
+        # The service would refuse the call after the local items had run: refuse it whole,
+        # before anything runs, as it would.
+        why = (
+            f"a multi-execute runs at most {MAX_ITEMS} tools, not {len(items)}: nothing was "
+            "run; split the call"
+        )
+        everything = {position: (_slug_of(item), why) for position, item in enumerate(items)}
+        return MultiExecutePlan(total=len(items), local=[], failed=everything)
     remote_arguments = None
     if remote_items:
         remote_arguments = {**arguments, "tools": remote_items}
@@ -123,7 +135,7 @@ def merge(
     if split.remote_indices:
         extra_data = _merge_remote(split, remote, remote_error, entries)
     ordered = [entries[position] for position in sorted(entries)]
-    errors = sum(1 for entry in ordered if not entry["response"].get("successful"))
+    errors = sum(1 for entry in ordered if not _succeeded(entry))
     data = {
         **extra_data,
         "results": ordered,
@@ -161,13 +173,7 @@ def _merge_remote(
                 slug, position, ToolOutcome(successful=False, data={}, error=reason)
             )
         return {}
-    by_position = len(results) == len(split.remote_indices)
-    for order, result in enumerate(results):
-        if not isinstance(result, Mapping):
-            continue
-        local_index = order if by_position else result.get("index")
-        if not isinstance(local_index, int) or not 0 <= local_index < len(split.remote_indices):
-            continue
+    for local_index, result in _by_request_order(results, len(split.remote_indices)):
         position = split.remote_indices[local_index]
         entries[position] = {**result, "index": position}
     for position in split.remote_indices:
@@ -181,6 +187,27 @@ def _merge_remote(
     return {key: value for key, value in data.items() if key not in counts}
 
 
+def _by_request_order(results: list[Any], count: int) -> list[tuple[int, Mapping[str, Any]]]:
+    """`(position among the remote items, result)`. By each result's own `index` when every
+    result has a distinct one in range (the service may answer in completion order); else by
+    list position when the counts match; else by the indices that are usable."""
+    items = [result for result in results if isinstance(result, Mapping)]
+    indexed = [
+        (i, result) for result in items if type(i := result.get("index")) is int and 0 <= i < count
+    ]
+    distinct = len({i for i, _ in indexed}) == len(indexed)
+    if len(indexed) == len(items) and distinct:
+        return indexed
+    if len(results) == count:
+        return [(order, r) for order, r in enumerate(results) if isinstance(r, Mapping)]
+    return indexed
+
+
+def _slug_of(item: Any) -> str:
+    slug = item.get("tool_slug") if isinstance(item, Mapping) else None
+    return slug if isinstance(slug, str) else ""
+
+
 def _item_slug(split: MultiExecutePlan, position: int) -> str:
     arguments = split.remote_arguments or {}
     tools = arguments.get("tools") or []
@@ -188,6 +215,11 @@ def _item_slug(split: MultiExecutePlan, position: int) -> str:
     item = tools[local_order] if local_order < len(tools) else {}
     slug = item.get("tool_slug") if isinstance(item, Mapping) else None
     return str(slug or "")
+
+
+def _succeeded(entry: Mapping[str, Any]) -> bool:
+    response = entry.get("response")
+    return isinstance(response, Mapping) and response.get("successful") is True
 
 
 def _entry(slug: str, position: int, outcome: ToolOutcome) -> dict[str, Any]:

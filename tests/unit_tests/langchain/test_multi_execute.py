@@ -135,3 +135,36 @@ def test_missing_remote_results_are_reported_not_dropped(count: int) -> None:
     merged = merge(split, {0: ToolOutcome(successful=True, data={})}, empty)
     assert len(merged.data["results"]) == count + 1
     assert merged.data["error_count"] == count
+
+
+def test_results_in_completion_order_are_placed_by_their_index() -> None:
+    split = plan({"tools": [item("A"), item("shout", text="x"), item("B")]}, REGISTRY.resolve)
+    assert split is not None
+    answered = remote_result(("A", True), ("B", True))
+    answered.data["results"].reverse()  # B (index 1) first, then A (index 0)
+    merged = merge(split, {1: ToolOutcome(successful=True, data={})}, answered)
+    assert [(r["tool_slug"], r["index"]) for r in merged.data["results"]] == [
+        ("A", 0),
+        ("LOCAL_SHOUT", 1),
+        ("B", 2),
+    ]
+
+
+def test_a_result_without_a_response_counts_as_failed() -> None:
+    split = plan({"tools": [item("A"), item("shout", text="x")]}, REGISTRY.resolve)
+    assert split is not None
+    answered = ToolOutcome(successful=False, data={"results": [{"tool_slug": "A", "error": "x"}]})
+    merged = merge(split, {1: ToolOutcome(successful=True, data={})}, answered)
+    assert (merged.successful, merged.data["error_count"]) == (False, 1)
+
+
+def test_over_fifty_items_with_local_ones_run_nothing() -> None:
+    # The service refuses a call of more than 50 items as a whole: the local items must not
+    # have run by then.
+    tools = [item("A")] * 55 + [item("LOCAL_SHOUT", text="x")]
+    split = plan({"tools": tools}, REGISTRY.resolve)
+    assert split is not None
+    assert (split.local, split.remote_arguments) == ([], None)
+    merged = merge(split, {})
+    assert (merged.successful, merged.data["error_count"]) == (False, 56)
+    assert "at most 50 tools, not 56: nothing was run" in merged.data["results"][55]["error"]
