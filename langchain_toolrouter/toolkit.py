@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from fnmatch import fnmatchcase
 from typing import Annotated, Any
@@ -34,7 +35,8 @@ class ToolRouterToolkit(BaseToolkit):
         session: The `ToolRouterSession`.
         include: Keep only tools matching at least one pattern (every pattern must match
             some tool, so a typo is an error rather than an empty toolkit).
-        exclude: Drop tools matching any pattern.
+        exclude: Drop tools matching any pattern (a pattern that matches no tool is warned
+            about: a typo here would leave in a tool meant to be left out).
 
     Example:
         .. code-block:: python
@@ -69,6 +71,15 @@ class ToolRouterToolkit(BaseToolkit):
                 )
                 raise ValueError(msg)
             kept = [t for t in kept if any(_matches(t, p) for p in self.include)]
+        unused = [p for p in self.exclude if not any(_matches(t, p) for t in kept)]
+        if unused:
+            warnings.warn(
+                f"exclude pattern(s) {unused} match no tool of session "
+                f"{self.session.session_id}: check them for a typo (patterns match a tool's "
+                "name, slug, toolkit or kind, with shell wildcards)",
+                UserWarning,
+                stacklevel=3,
+            )
         kept = [t for t in kept if not any(_matches(t, p) for p in self.exclude)]
         result = ToolList(kept)
         result.caption = f"{len(result)} tools of session {self.session.session_id}"

@@ -162,6 +162,10 @@ def test_toolkit_filters(session: StandInSession) -> None:
     assert isinstance(no_meta, ToolList)
     with pytest.raises(ValueError, match=r"\['gmal'\] match no tool"):
         ToolRouterToolkit(session=session, include=["gmal"]).get_tools()
+    # exclude is the safety filter: a typo would leave in what was meant to be left out.
+    with pytest.warns(UserWarning, match=r"\['NOTES_DELTE_NOTE'\] match no tool"):
+        kept = ToolRouterToolkit(session=session, exclude=["NOTES_DELTE_NOTE"]).get_tools()
+    assert len(kept) == 4
 
 
 async def test_toolkit_async(session: StandInSession) -> None:
