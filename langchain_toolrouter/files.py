@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import mimetypes
 import os
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, overload
 
 import httpx
@@ -58,18 +58,25 @@ class MountItemList(list[MountItem]):
 
 
 def _remote_path(path: str) -> str:
-    cleaned = path.strip().lstrip("/")
-    if not cleaned:
+    """The mount-relative path as sent; refused before any request when it is empty or would
+    leave the mount. Leading slashes go (the mount is the root); nothing else is changed."""
+    cleaned = path.lstrip("/")
+    if not cleaned.strip():
         msg = "a mount path is needed, e.g. 'reports/q1.csv'"
+        raise ValueError(msg)
+    if ".." in cleaned.replace("\\", "/").split("/"):
+        msg = f"mount path {path!r} leaves the mount ('..'): give a path inside it"
         raise ValueError(msg)
     return cleaned
 
 
 def _upload_source(
-    source: str | os.PathLike[str] | bytes, remote_path: str | None, mimetype: str | None
+    source: str | os.PathLike[str] | bytes | bytearray | memoryview,
+    remote_path: str | None,
+    mimetype: str | None,
 ) -> tuple[bytes, str, str]:
     """The bytes, the mount path and the content type of an upload."""
-    if isinstance(source, bytes | bytearray):
+    if isinstance(source, bytes | bytearray | memoryview):
         if remote_path is None:
             msg = "uploading bytes needs remote_path=..., the file's path in the mount"
             raise ValueError(msg)
@@ -82,15 +89,19 @@ def _upload_source(
             raise FileNotFoundError(msg)
         data = local.read_bytes()
         remote_path = remote_path or local.name
-        guess_from = local.name
+        guess_from = remote_path  # the name it will have, as for bytes
     content_type = mimetype or mimetypes.guess_type(guess_from)[0] or _DEFAULT_MIMETYPE
     return data, _remote_path(remote_path), content_type
 
 
-def _deliver(data: bytes, to: str | os.PathLike[str] | None) -> bytes | Path:
+def _deliver(data: bytes, to: str | os.PathLike[str] | None, remote: str) -> bytes | Path:
+    """The bytes, or the local file written: `to` itself, or the mount file's name inside
+    `to` when it is a folder."""
     if to is None:
         return data
     target = Path(to)
+    if target.is_dir():
+        target = target / PurePosixPath(remote).name
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(data)
     return target
@@ -136,7 +147,7 @@ class SessionFiles:
 
     def upload(
         self,
-        source: str | os.PathLike[str] | bytes,
+        source: str | os.PathLike[str] | bytes | bytearray | memoryview,
         remote_path: str | None = None,
         *,
         mimetype: str | None = None,
@@ -146,7 +157,7 @@ class SessionFiles:
         Args:
             source: A local path, or the bytes themselves.
             remote_path: Path in the mount (default: the local file's name; required for bytes).
-            mimetype: Content type (default: guessed from the name).
+            mimetype: Content type (default: guessed from the mount path's name).
         """
         data, path, content_type = _upload_source(source, remote_path, mimetype)
         target = self._client.create_upload_url(
@@ -176,12 +187,13 @@ class SessionFiles:
         *,
         max_bytes: int = DEFAULT_MAX_DOWNLOAD_BYTES,
     ) -> bytes | Path:
-        """Download a file: its bytes, or the local `Path` written when `to` is given."""
+        """Download a file: its bytes, or the local `Path` written when `to` is given (a
+        folder `to` receives the file under its own name)."""
         url = self._client.create_download_url(
             self.session_id, _remote_path(remote_path), mount_id=self.mount_id
         )
         data = get_bytes(url.download_url, max_bytes=max_bytes, http_client=self._storage)
-        return _deliver(data, to)
+        return _deliver(data, to, remote_path)
 
     def delete(self, remote_path: str) -> None:
         """Delete a file (deleting a missing file also succeeds)."""
@@ -200,7 +212,7 @@ class SessionFiles:
 
     async def aupload(
         self,
-        source: str | os.PathLike[str] | bytes,
+        source: str | os.PathLike[str] | bytes | bytearray | memoryview,
         remote_path: str | None = None,
         *,
         mimetype: str | None = None,
@@ -239,7 +251,7 @@ class SessionFiles:
             self.session_id, _remote_path(remote_path), mount_id=self.mount_id
         )
         data = await aget_bytes(url.download_url, max_bytes=max_bytes, http_client=self._astorage)
-        return _deliver(data, to)
+        return _deliver(data, to, remote_path)
 
     async def adelete(self, remote_path: str) -> None:
         """Async twin of `delete`."""

@@ -21,6 +21,7 @@ from langchain_toolrouter._connections import mcp_config
 from langchain_toolrouter.custom_tools import CustomToolContext, CustomToolkit, custom_tool
 from langchain_toolrouter.emulator import EmulatorServer, FaultRule
 from langchain_toolrouter.errors import AuthenticationError, NotFoundError
+from langchain_toolrouter.files import _upload_source
 from langchain_toolrouter.session import (
     ConnectionFailedError,
     ConnectionTimeoutError,
@@ -677,6 +678,29 @@ def test_file_inputs_are_checked(router: ToolRouter, tmp_path: Path, user: str) 
         session.files.upload(tmp_path / "missing.txt")
     with pytest.raises(ValueError, match="mount path"):
         session.files.download("/")
+    requests_before = len(session.files.list())
+    for escaping in ("../secret.txt", "a/../../b", "a\\..\\b"):
+        with pytest.raises(ValueError, match=r"leaves the mount"):
+            session.files.upload(b"x", escaping)
+        with pytest.raises(ValueError, match=r"leaves the mount"):
+            session.files.download(escaping)
+    assert len(session.files.list()) == requests_before
+
+
+def test_file_names_types_and_folders(router: ToolRouter, tmp_path: Path, user: str) -> None:
+    session = new_session(router, user)
+    local = tmp_path / "data.bin"
+    local.write_bytes(b"a,b\n")
+    # The content type follows the name the file gets in the mount, not the local one.
+    assert _upload_source(local, "report.csv", None)[2] == "text/csv"
+    assert session.files.upload(local, "report.csv") == "report.csv"
+    assert session.files.upload(memoryview(b"mv"), " padded name.txt") == " padded name.txt"
+    assert session.files.download(" padded name.txt") == b"mv"
+    folder = tmp_path / "downloads"
+    folder.mkdir()
+    saved = session.files.download("report.csv", to=folder)
+    assert saved == folder / "report.csv"
+    assert saved.read_bytes() == b"a,b\n"
 
 
 # --------------------------------------------------------------------------- router options
