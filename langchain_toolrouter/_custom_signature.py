@@ -226,8 +226,12 @@ def _field(
             annotation = Annotated[parts]  # Annotated[T, *metadata]
         info: FieldInfo = Field(**kept, alias=param.name)
         return annotation, info
-    default = ... if param.default is inspect.Parameter.empty else param.default
-    plain: FieldInfo = Field(default, alias=param.name, description=description)
+    if param.default is inspect.Parameter.empty:
+        # No default given here, so one in `Annotated[int, Field(default=5)]` applies (an
+        # explicit `...` would make the field required on pydantic before 2.10).
+        required: FieldInfo = Field(alias=param.name, description=description)
+        return annotation, required
+    plain: FieldInfo = Field(param.default, alias=param.name, description=description)
     return annotation, plain
 
 
