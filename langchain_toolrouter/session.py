@@ -12,7 +12,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import httpx
 from pydantic import SecretStr
@@ -92,6 +92,20 @@ _ENDED = frozenset(("FAILED", "EXPIRED"))
 
 class ToolSearchError(ToolRouterError):
     """The service's search failed for the query (its message is kept)."""
+
+
+_SchemaT = TypeVar("_SchemaT", m.ToolSchema, m.SearchToolSchema)
+
+
+def _kept(seen: dict[str, _SchemaT], key: str, schema: _SchemaT) -> _SchemaT:
+    """The schema object to build `key`'s tool from: the one kept from an earlier listing or
+    search when it is unchanged (its conversion is then found by identity, and the schema
+    cache does not fill up with a copy per listing), else `schema`, now kept."""
+    previous = seen.get(key)
+    if previous is not None and previous == schema:
+        return previous
+    seen[key] = schema
+    return schema
 
 
 # --------------------------------------------------------------------------- router
@@ -516,14 +530,7 @@ class ToolRouterSession:
             if key in seen or self._registry.resolve_exact(schema.slug) is not None:
                 continue  # a custom tool echoed by the service is built from our definition
             seen.add(key)
-            previous = self._schemas.get(key)
-            if previous is not None and previous == schema:
-                # Listed again unchanged: the earlier object's conversion is found by identity,
-                # and the schema cache does not fill up with a copy per listing.
-                listed = previous
-            else:
-                listed = self._schemas[key] = schema
-            tool = self._schema_tool(listed)
+            tool = self._schema_tool(_kept(self._schemas, key, schema))
             if tool is not None:
                 tools.append(tool)
         customs = self._registry.tools if include_custom == "all" else self._registry.preloaded()
@@ -641,11 +648,7 @@ class ToolRouterSession:
             return self._custom_lc_tool(custom)
         if _full_schema(found):
             assert found is not None
-            previous = self._found.get(slug)
-            if previous is not None and previous == found:
-                found = previous  # found again unchanged: see `_tool_list`
-            else:
-                self._found[slug] = found
+            found = _kept(self._found, slug, found)
             return self._make_tool(
                 slug,
                 found.description,
