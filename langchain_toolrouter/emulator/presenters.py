@@ -52,8 +52,18 @@ def dump(model: BaseModel) -> dict[str, Any]:
 @cache
 def _meta_definitions() -> dict[str, Any]:
     text = resources.files("langchain_toolrouter.emulator").joinpath("meta_tools.json").read_text()
-    data: dict[str, Any] = json.loads(text)["meta_tools"]
+    data: dict[str, Any] = _without_provenance(json.loads(text)["meta_tools"])
     return data
+
+
+def _without_provenance(value: Any) -> Any:
+    """``value`` without the ``x_source`` notes: they say where the file's schemas came from,
+    for us; the service serves no such key, and a model shown them reads them as instructions."""
+    if isinstance(value, dict):
+        return {k: _without_provenance(v) for k, v in value.items() if k != "x_source"}
+    if isinstance(value, list):
+        return [_without_provenance(v) for v in value]
+    return value
 
 
 def meta_tool_definition(slug: str) -> dict[str, Any]:

@@ -351,3 +351,16 @@ def test_argument_models_require_what_the_published_schemas_require(
             ), name
         for key in ("minItems", "maxItems"):
             assert ours["properties"][name].get(key) == prop.get(key), (name, key)
+
+
+def test_served_meta_schemas_carry_no_provenance_notes(
+    client: TestClient, new_session: SessionFactory
+) -> None:
+    # meta_tools.json notes where each schema came from (`x_source`); the service has no such
+    # key, and a model would read the note as part of the tool's instructions.
+    session_id = new_session(toolkits=["notes"])
+    response = client.get(f"{V31}/session/{session_id}/tools")
+    assert response.status_code == 200, response.text
+    served = response.text
+    assert "COMPOSIO_MULTI_EXECUTE_TOOL" in served
+    assert "x_source" not in served
