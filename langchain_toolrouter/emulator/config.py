@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from langchain_toolrouter.emulator.catalog import TAGS, format_validation_error
 from langchain_toolrouter.emulator.errors import EmulatorError, bad_request
+from langchain_toolrouter.emulator.policy import tool_allowed
 from langchain_toolrouter.emulator.store import Store
 from langchain_toolrouter.wire.models import (
     ExecuteConfig,
@@ -243,8 +244,14 @@ def check_config(store: Store, project: str, user_id: str, config: SessionConfig
                         f"preload.tools: {slug!r} is a custom tool; preload it with the "
                         "definition's preload flag instead"
                     )
-                elif catalog.tool(slug) is None:
+                elif (tool := catalog.tool(slug)) is None:
                     problems.append(f"preload.tools: unknown tool {slug!r}")
+                elif not tool_allowed(config, tool):
+                    # Listed nowhere otherwise: get_tools() would silently lack it.
+                    problems.append(
+                        f"preload.tools: {slug!r} is not a tool this session allows (toolkit "
+                        f"{tool.toolkit!r}); enable its toolkit (and tool) or drop it from preload"
+                    )
     for kit, auth_config in (config.auth_configs or {}).items():
         toolkit = catalog.toolkit(kit)
         if toolkit is None:

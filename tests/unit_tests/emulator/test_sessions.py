@@ -207,6 +207,10 @@ def test_bad_cursor_is_400(client: TestClient, new_session: SessionFactory) -> N
         ({"preload": {"tools": "all"}}, "preload.tools: 'all' needs a toolkit allowlist"),
         ({"preload": {"tools": ["NOPE_TOOL"]}}, "preload.tools: unknown tool 'NOPE_TOOL'"),
         ({"preload": {"tools": ["LOCAL_X"]}}, "preload.tools: 'LOCAL_X' is a custom tool"),
+        (
+            {"toolkits": {"enable": ["notes"]}, "preload": {"tools": ["GITHUB_GET_AN_ISSUE"]}},
+            "preload.tools: 'GITHUB_GET_AN_ISSUE' is not a tool this session allows",
+        ),
     ],
 )
 def test_invalid_config_is_400_listing_the_problem(
