@@ -199,7 +199,9 @@ class _Compiler:
         if types is None:
             return None
         names = (types,) if isinstance(types, str) else tuple(types)
-        expected = _join_alternatives([_type_phrase(t) for t in names])
+        expected = self.contradiction(schema) or _join_alternatives(
+            [_type_phrase(t) for t in names]
+        )
         is_type = self.is_type
         if len(names) == 1:
             name = names[0]
@@ -245,12 +247,36 @@ class _Compiler:
 
         return [check]
 
+    def contradiction(self, schema: dict[str, Any]) -> str | None:
+        """What to expect where ``type`` excludes every value ``enum``/``const`` allows (a
+        published schema can say ``{"type": "integer", "enum": ["1", "2"]}``): nothing, and
+        why, rather than two errors that each point at the other."""
+        types = schema.get("type")
+        if "const" in schema:
+            members = [schema["const"]]
+        elif isinstance(schema.get("enum"), list) and schema["enum"]:
+            members = schema["enum"]
+        else:
+            return None
+        if not isinstance(types, (str, list)) or not types:
+            return None
+        names = [types] if isinstance(types, str) else types
+        if any(self.is_type(m, t) for m in members for t in names):
+            return None
+        allowed = ", ".join(_show(m) for m in members[:20])
+        kinds = _join_alternatives([_type_phrase(t) for t in names])
+        return (
+            f"no value (the schema allows only {allowed} but also requires {kinds}: it "
+            "contradicts itself, so nothing is allowed here)"
+        )
+
     def enum_const(self, schema: dict[str, Any], pointer: str) -> list[Check]:
         checks: list[Check] = []
+        contradiction = self.contradiction(schema)
         if "enum" in schema:
             members = schema["enum"]
             allowed = {freeze(m) for m in members}
-            expected = _summary({"enum": members})
+            expected = contradiction or _summary({"enum": members})
 
             def check_enum(value: Any, path: Path, errors: Errors) -> bool:
                 if freeze(value) in allowed:
@@ -262,7 +288,7 @@ class _Compiler:
             checks.append(check_enum)
         if "const" in schema:
             const = schema["const"]
-            expected_const = _summary({"const": const})
+            expected_const = contradiction or _summary({"const": const})
 
             def check_const(value: Any, path: Path, errors: Errors) -> bool:
                 if json_equal(value, const):

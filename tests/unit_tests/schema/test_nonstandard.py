@@ -332,6 +332,39 @@ def test_an_empty_enum_allows_nothing_and_says_so() -> None:
     assert "enum is empty" in error["expected"]
 
 
+@pytest.mark.parametrize(
+    "prop",
+    [
+        {"type": "integer", "enum": ["1", "2", "dontcare"]},  # a function-calling dataset's
+        {"type": ["number", "null"], "enum": ["a", True]},
+        {"type": "string", "const": 3},
+    ],
+)
+def test_a_type_that_excludes_every_enum_value_says_the_schema_contradicts_itself(
+    prop: dict[str, Any],
+) -> None:
+    # Each error used to point at the other: "1" was told "an integer", 1 "one of "1", ...".
+    schema = {"type": "object", "properties": {"a": prop}}
+    conversion = json_schema_to_model(schema, name="contradiction")
+    assert conversion.llm_schema == schema  # shown as published
+    members = prop.get("enum", [prop.get("const")])
+    for value in [*members, 1, "x", None]:
+        with pytest.raises(ArgsValidationError) as info:
+            conversion.validate({"a": value})
+        (error,) = info.value.errors
+        assert error["path"] == "/a"
+        assert "contradicts itself" in error["expected"], (value, error)
+
+
+def test_an_enum_the_type_partly_excludes_is_not_called_a_contradiction() -> None:
+    schema = {"type": "object", "properties": {"a": {"type": "integer", "enum": [1, "x"]}}}
+    conversion = json_schema_to_model(schema, name="partial")
+    assert conversion.validate({"a": 1}) == {"a": 1}
+    with pytest.raises(ArgsValidationError) as info:
+        conversion.validate({"a": 2})
+    assert "contradicts" not in info.value.errors[0]["expected"]
+
+
 def test_non_json_values_are_refused_not_sent() -> None:
     import datetime
 
