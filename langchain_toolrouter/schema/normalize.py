@@ -1119,7 +1119,12 @@ class _Normalizer:
                 self.note(
                     "dropped",
                     here,
-                    f"unknown type {name!r}; that alternative accepts any JSON value",
+                    f"unknown type {name!r}; "
+                    + (
+                        "that alternative accepts any JSON value"
+                        if isinstance(value, list)
+                        else "any JSON value is accepted here"
+                    ),
                 )
                 any_type = True
             elif mapped is None:

@@ -534,3 +534,20 @@ def test_patterns_python_warns_about_convert_and_check_quietly() -> None:
     conversion = json_schema_to_model(schema, name="posix_class")
     assert not conversion.report
     assert conversion.validate({"a": "a:]", "r": "[[a]]&&b"}) == {"a": "a:]", "r": "[[a]]&&b"}
+
+
+@pytest.mark.parametrize(
+    ("written", "said"),
+    [
+        ("", "unknown type ''; any JSON value is accepted here"),
+        ("Array<string>", "unknown type 'Array<string>'; any JSON value is accepted here"),
+        (["string", "zz"], "unknown type 'zz'; that alternative accepts any JSON value"),
+    ],
+)
+def test_an_unknown_type_name_is_reported_as_what_it_was(written: Any, said: str) -> None:
+    # "that alternative" only makes sense inside a type list.
+    schema = {"type": "object", "properties": {"v": {"type": written}}}
+    conversion = json_schema_to_model(schema, name="unknown_type")
+    (entry,) = [e for e in conversion.report if e.pointer == "/properties/v/type"]
+    assert entry.kind == "dropped"
+    assert entry.reason == said
