@@ -380,7 +380,9 @@ class _Gemini(_Adapter):
 
     def node(self, schema: Any, pointer: str) -> Any:
         if not isinstance(schema, dict):
-            return {} if schema is True else {"type": "null"}
+            schema = {} if schema is True else {"type": "null"}
+        if "type" in schema:
+            schema = self.without_constraint_alternatives(schema, pointer)
         out = self.children(schema, pointer)
         if "additionalProperties" in out and out["additionalProperties"] is not True:
             self.note(
@@ -396,6 +398,30 @@ class _Gemini(_Adapter):
                     out[bound] = value
                 self.note("approximated", join(pointer, key), f"{key} shown as {bound} (inclusive)")
         self.types(out, pointer)
+        return self.finish(out, pointer)
+
+    def without_constraint_alternatives(
+        self, schema: dict[str, Any], pointer: str
+    ) -> dict[str, Any]:
+        """A typed ``schema`` without its ``anyOf``/``oneOf`` of untyped branches (such as
+        ``[{"required": ["a"]}, {"required": ["b"]}]``): constraints on the same value, which
+        Gemini cannot say (each of its branches is a value of its own, with a type)."""
+        for key in ("anyOf", "oneOf"):
+            branches = schema.get(key)
+            if isinstance(branches, list) and all(
+                isinstance(b, dict) and not b.keys() & _TYPED for b in branches
+            ):
+                schema = {k: v for k, v in schema.items() if k != key}
+                self.note(
+                    "dropped",
+                    join(pointer, key),
+                    f"{key} of constraints on this value (branches without a type) is not "
+                    "supported; removed (calls are still checked against it)",
+                )
+        return schema
+
+    def finish(self, out: dict[str, Any], pointer: str) -> dict[str, Any]:
+        """``out`` (its subschemas adapted, its type no list) in Gemini's dialect."""
         self.enums(out, pointer)
         if "anyOf" in out:
             branches = [
@@ -410,6 +436,7 @@ class _Gemini(_Adapter):
                 only = out.pop("anyOf")[0]
                 out = {**only, **out}
         self.strip(out, pointer)
+        self.shape(out, pointer)
         return out
 
     def types(self, out: dict[str, Any], pointer: str) -> None:
@@ -427,9 +454,103 @@ class _Gemini(_Adapter):
         elif not kinds:
             out["type"] = "null"
         else:
+            # Gemini allows each type's keywords only beside that type: they go to its branch.
             del out["type"]
-            out["anyOf"] = [{"type": t} for t in kinds] + out.get("anyOf", [])
-            self.note("approximated", join(pointer, "type"), f"type list {types} shown as anyOf")
+            here = join(pointer, "anyOf")
+            start = len(out.get("anyOf", []))
+            branches = []
+            for i, kind in enumerate(kinds):
+                branch: dict[str, Any] = {"type": kind}
+                for key in _GEMINI_TYPE_KEYWORDS[kind]:
+                    if key in out:
+                        branch[key] = out[key]
+                branches.append(self.finish(branch, join(here, start + i)))
+            for branch in branches:
+                for key in branch.keys() - {"type"}:
+                    out.pop(key, None)
+            out["anyOf"] = out.get("anyOf", []) + branches
+            self.note(
+                "approximated",
+                join(pointer, "type"),
+                f"type list {types} shown as anyOf, each type with its own keywords",
+            )
+
+    def shape(self, out: dict[str, Any], pointer: str) -> None:
+        """What Gemini's schema object requires beyond its keywords: a type on every node
+        without ``anyOf`` (``enum`` only on strings), each type's keywords only beside it,
+        ``format`` only as that type allows, ``items`` on arrays, ``required`` names defined."""
+        if "type" not in out and "anyOf" not in out:
+            self.infer_type(out, pointer)
+        kind = out.get("type")
+        allowed = _GEMINI_TYPE_KEYWORDS.get(kind, ()) if isinstance(kind, str) else ()
+        here = f"on {_a(kind)}" if isinstance(kind, str) else "beside anyOf"
+        for key in [k for k in out if k in _GEMINI_TYPED_KEYS and k not in allowed]:
+            if key == "enum":  # on another type, a string enum allows nothing: said, not dropped
+                self.enum_as_text(out, pointer, f"enum is not supported {here}")
+            elif key != "format" or kind is None:
+                del out[key]
+                self.note(
+                    "dropped",
+                    join(pointer, key),
+                    f"{key!r} is not supported {here}; removed (calls are still checked "
+                    "against it)",
+                )
+        if kind is None:
+            return
+        fmt = out.get("format")
+        if fmt is not None and fmt not in _GEMINI_FORMATS.get(kind, ()):
+            del out["format"]
+            self.note(
+                "dropped",
+                join(pointer, "format"),
+                f"format {fmt!r} is not supported on {_a(kind)}; removed (calls are still "
+                "checked against it)",
+            )
+        if kind == "array" and "items" not in out:
+            out["items"] = _gemini_any()
+            self.note(
+                "approximated",
+                join(pointer, "items"),
+                "an array without items shown with items that are a string, number or "
+                "boolean, or null (Gemini needs items); calls are still checked against the "
+                "source",
+            )
+        if kind == "object" and isinstance(out.get("required"), list):
+            props = out.get("properties", {})
+            undefined = [n for n in out["required"] if n not in props]
+            if undefined:
+                out["required"] = [n for n in out["required"] if n in props]
+                if not out["required"]:
+                    del out["required"]
+                self.note(
+                    "dropped",
+                    join(pointer, "required"),
+                    f"required names without a property schema {undefined} are not supported; "
+                    "removed (calls are still checked against them)",
+                )
+
+    def infer_type(self, out: dict[str, Any], pointer: str) -> None:
+        """A type for a node with none, which Gemini requires (outside ``anyOf``)."""
+        if "enum" in out:
+            out["type"] = "string"  # enums kept here hold only strings: exact
+            return
+        for kind, key in (("object", "properties"), ("array", "items")):
+            if key in out:
+                out["type"] = kind
+                self.note(
+                    "approximated",
+                    join(pointer, "type"),
+                    f"{key} without a type shown as {_a(kind)} (Gemini needs a type); a value "
+                    "of another type is still accepted when sent",
+                )
+                return
+        out.update(_gemini_any())
+        self.note(
+            "approximated",
+            pointer,
+            "a schema without a type (any JSON value) shown as a string, number, boolean or "
+            "null (Gemini needs a type); calls are still checked against the source",
+        )
 
     def enums(self, out: dict[str, Any], pointer: str) -> None:
         if "const" in out:
@@ -445,12 +566,76 @@ class _Gemini(_Adapter):
         if not only_null and all(isinstance(v, str) for v in values):
             out["enum"] = values
             return
-        del out["enum"]
         if only_null:
+            del out["enum"]
             said = "Must be null."
             why = "the only allowed value is null: shown as nullable: true and said in the description"
+            out["description"] = (out.get("description", "") + " " + said).strip()
+            self.note("approximated", join(pointer, "enum"), why)
         else:
-            said = f"Allowed values: {', '.join(json.dumps(v) for v in values)}."
-            why = "enum with non-string values is not supported; the values are listed in the description"
+            out["enum"] = values
+            if "type" not in out and "anyOf" not in out:
+                kind = _common_type(values)  # implied by the enum: exact
+                if kind is not None:
+                    out["type"] = kind
+            self.enum_as_text(out, pointer, "enum with non-string values is not supported")
+
+    def enum_as_text(self, out: dict[str, Any], pointer: str, why: str) -> None:
+        """Move ``out``'s enum into its description, which Gemini shows the model."""
+        values = out.pop("enum")
+        said = f"Allowed values: {', '.join(json.dumps(v) for v in values)}."
         out["description"] = (out.get("description", "") + " " + said).strip()
-        self.note("approximated", join(pointer, "enum"), why)
+        self.note(
+            "approximated",
+            join(pointer, "enum"),
+            f"{why}; the values are listed in the description",
+        )
+
+
+# Gemini's keywords that belong to one type (numbers' also to integers), and its formats.
+_GEMINI_TYPE_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "object": ("properties", "required", "minProperties", "maxProperties", "propertyOrdering"),
+    "array": ("items", "minItems", "maxItems"),
+    "string": ("enum", "minLength", "maxLength", "pattern", "format"),
+    "number": ("minimum", "maximum", "format"),
+    "integer": ("minimum", "maximum", "format"),
+    "boolean": (),
+    "null": (),
+}
+_GEMINI_TYPED_KEYS = frozenset(k for keys in _GEMINI_TYPE_KEYWORDS.values() for k in keys)
+_GEMINI_FORMATS: dict[str, frozenset[str]] = {
+    "string": frozenset(("enum", "date-time")),
+    "number": frozenset(("float", "double")),
+    "integer": frozenset(("int32", "int64")),
+}
+
+
+def _common_type(values: list[Any]) -> str | None:
+    """The one JSON type of every value in ``values`` (integers count as numbers), or None."""
+    kinds = {
+        "boolean"
+        if isinstance(v, bool)
+        else "integer"
+        if isinstance(v, int)
+        else "number"
+        if isinstance(v, float)
+        else "string"
+        if isinstance(v, str)
+        else None
+        for v in values
+    }
+    if kinds == {"integer", "number"}:
+        return "number"
+    return kinds.pop() if len(kinds) == 1 and None not in kinds else None
+
+
+def _gemini_any() -> dict[str, Any]:
+    """Gemini's closest form of "any JSON value" (it has no untyped schema)."""
+    return {
+        "anyOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"}],
+        "nullable": True,
+    }
+
+
+def _a(kind: str) -> str:
+    return "an " + kind if kind[0] in "aeiou" else "a " + kind

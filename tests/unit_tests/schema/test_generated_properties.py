@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from langchain_toolrouter.schema import ConversionOptions, json_schema_to_model
 
+from .dialects import gemini_problems
 from .oracle import instances, mutations, oracle, sends_exactly, unreported_losses
 
 SCALE = float(os.environ.get("TOOLROUTER_PROPERTY_SCALE", "1"))
@@ -177,6 +178,24 @@ def test_generated_schemas_are_exact_and_strict(
 @pytest.mark.slow
 @settings(_SETTINGS, max_examples=max(1, round(30 * SCALE)))
 @given(schema=SCHEMAS, data=st.data())
+def test_gemini_variant_is_in_gemini_dialect_and_calls_pass_unchanged(
+    schema: dict[str, Any], data: st.DataObject
+) -> None:
+    """The Gemini variant is a schema Gemini's function declarations accept (``dialects``);
+    valid calls still pass unchanged, since they are checked against the source."""
+    conversion = json_schema_to_model(
+        schema, name="gemini", options=ConversionOptions(strict_provider="gemini")
+    )
+    jsonschema.Draft202012Validator.check_schema(conversion.llm_schema)
+    assert gemini_problems(conversion.llm_schema) == []
+    instance = data.draw(instances(schema), label="valid instance")
+    assume(oracle(schema).is_valid(instance))
+    assert conversion.validate(instance) == instance
+
+
+@pytest.mark.slow
+@settings(_SETTINGS, max_examples=max(1, round(30 * SCALE)))
+@given(schema=SCHEMAS, data=st.data())
 def test_openai_strict_variant_round_trips_calls(
     schema: dict[str, Any], data: st.DataObject
 ) -> None:
@@ -253,6 +272,8 @@ def test_wild_schemas_convert_to_valid_schemas_and_judge_like_their_effective_re
     ):
         conversion = json_schema_to_model(schema, name="wild", options=options)
         jsonschema.Draft202012Validator.check_schema(conversion.llm_schema)
+        if options is not None and options.strict_provider == "gemini":
+            assert gemini_problems(conversion.llm_schema) == []
         str(conversion.report)
     conversion = json_schema_to_model(schema, name="wild")
     assert unreported_losses(schema, conversion) == []
