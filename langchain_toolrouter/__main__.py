@@ -1,8 +1,9 @@
 """``python -m langchain_toolrouter demo``: run the demo agent (see `langchain_toolrouter._demo_run`).
 
 Also installed as the ``langchain-toolrouter-demo`` console script. Exit codes: 0 when the agent
-finished its task, 1 when it did not or the demo could not run (the message says why), 2 for bad
-command-line arguments, 130 after Ctrl-C.
+finished its task, 1 when it did not or the demo could not run (a one-line ``error: ...`` says why
+and how to fix it; ``--debug`` adds the traceback), 2 for bad command-line arguments, 130 after
+Ctrl-C.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 import io
 import sys
+import traceback
 from collections.abc import Sequence
 
 __all__ = ["main"]
@@ -50,6 +52,11 @@ def _parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="slow every emulator request down, to watch progress output or try Ctrl-C",
     )
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="on an error, print its full traceback before the one-line message",
+    )
     return parser
 
 
@@ -69,6 +76,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             emulator_latency=args.emulator_latency,
         )
     except DemoError as exc:
+        if args.debug:
+            traceback.print_exception(exc, file=sys.stderr)
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -30,7 +30,15 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.tools import BaseTool
 
+from langchain_toolrouter._config import DEFAULT_BASE_URL
 from langchain_toolrouter._demo import Intent, ScriptedChatModel
+from langchain_toolrouter.errors import (
+    AuthenticationError,
+    ConfigurationError,
+    PermissionDeniedError,
+    ToolRouterError,
+    TransportError,
+)
 
 __all__ = ["DemoError", "DemoReport", "Printer", "build_scripted_model", "run_demo"]
 
@@ -548,21 +556,78 @@ def run_demo(
     emulator_latency: float = 0.0,
     printer: Printer | None = None,
 ) -> DemoReport:
-    """Run the demo end to end and print it; returns the report (raises `DemoError`).
+    """Run the demo end to end and print it; returns the report.
 
     `emulator_latency` slows every emulator request by that many seconds (to watch progress
     output, or to try Ctrl-C); it has no effect against the real service.
+
+    Raises:
+        DemoError: the demo cannot run; the message says why and how to fix it (a wrong
+            `COMPOSIO_API_KEY`, an unreachable `COMPOSIO_BASE_URL`, an unusable `--model`). A
+            service error is its `__cause__`.
     """
     printer = printer or Printer()
     report = DemoReport()
     chat_model, report.model = _chat_model(model)
+    own_key = bool(os.environ.get("COMPOSIO_API_KEY"))
+    url = os.environ.get("COMPOSIO_BASE_URL") or DEFAULT_BASE_URL
+    try:
+        return _run(
+            chat_model,
+            report,
+            printer,
+            user_id=user_id,
+            max_steps=max_steps,
+            emulator_latency=emulator_latency,
+        )
+    except ToolRouterError as exc:
+        raise _service_failure(exc, url if own_key else "the embedded emulator", own_key) from exc
+
+
+def _service_failure(exc: ToolRouterError, where: str, own_key: bool) -> DemoError:
+    """The one-line error for a service the demo cannot use: what failed, and the fix."""
+    emulator = " or unset COMPOSIO_API_KEY to run the demo on the embedded emulator"
+    if not own_key:  # the embedded emulator failed: nothing the user set is to blame
+        return DemoError(f"the embedded emulator failed: {exc}")
+    if isinstance(exc, AuthenticationError):
+        return DemoError(
+            f"the Tool Router service at {where} refused COMPOSIO_API_KEY (HTTP 401: "
+            f"{exc.message.rstrip('.')}). Check the key (Composio dashboard, API keys),{emulator}."
+        )
+    if isinstance(exc, PermissionDeniedError):
+        return DemoError(
+            f"the Tool Router service at {where} denied COMPOSIO_API_KEY (HTTP 403: "
+            f"{exc.message.rstrip('.')}). Check the key's project and that Tool Router is "
+            f"enabled for it,{emulator}."
+        )
+    if isinstance(exc, TransportError):
+        what = "got no answer from" if exc.request_sent else "could not reach"
+        return DemoError(
+            f"{what} the Tool Router service at {where} ({exc}). Check COMPOSIO_BASE_URL "
+            f"(unset it for {DEFAULT_BASE_URL}) and your network,{emulator}."
+        )
+    if isinstance(exc, ConfigurationError):
+        return DemoError(f"{exc} (Or unset COMPOSIO_API_KEY to run on the embedded emulator.)")
+    return DemoError(f"the Tool Router service at {where} failed: {exc}")
+
+
+def _run(
+    chat_model: BaseChatModel,
+    report: DemoReport,
+    printer: Printer,
+    *,
+    user_id: str,
+    max_steps: int,
+    emulator_latency: float,
+) -> DemoReport:
+    """The demo itself (`run_demo` turns service errors into a `DemoError`)."""
     started = time.perf_counter()
     with contextlib.ExitStack() as stack:
         api_key = os.environ.get("COMPOSIO_API_KEY")
         base_url: str | None = None
         if api_key:
             base_url = os.environ.get("COMPOSIO_BASE_URL")
-            url = base_url or "https://backend.composio.dev"
+            url = base_url or DEFAULT_BASE_URL
             report.service = f"{url} (COMPOSIO_API_KEY is set)"
             printer.line(f"COMPOSIO_API_KEY is set: using the service at {url}.")
         else:

@@ -31,6 +31,7 @@ from langchain_toolrouter._tool_errors import (
     ToolNotConnectedError,
     is_no_connection,
     translate_error,
+    transport_failure_text,
 )
 from langchain_toolrouter.custom_tools import CustomTool, CustomToolContext
 from langchain_toolrouter.errors import APIError, TransportError
@@ -171,9 +172,12 @@ class Dispatcher:
     @staticmethod
     def _remote_failure(exc: APIError | TransportError) -> str:
         """The per-item error text when the service half of a split call failed as a whole
-        (errors that are the caller's problem, such as a bad key, propagate)."""
+        (errors that are the caller's problem, such as a bad key, propagate). With no answer,
+        it says whether the items may have run, as for a single tool."""
         if isinstance(exc, APIError) and translate_error(exc, tool=MULTI_EXECUTE_SLUG) is None:
             raise exc
+        if isinstance(exc, TransportError):
+            return transport_failure_text(exc, "This tool")
         return str(exc)
 
     def _split_remote(self, split: MultiExecutePlan) -> tuple[ToolOutcome | None, str | None]:

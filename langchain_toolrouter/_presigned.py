@@ -8,6 +8,8 @@ auth and no redirects; tests pass an `http_client` to run against an in-process 
 
 from __future__ import annotations
 
+import json
+import re
 from urllib.parse import urlsplit
 
 import httpx
@@ -64,12 +66,49 @@ def _check_headers(client: httpx.Client | httpx.AsyncClient, host: str) -> None:
         raise FileTransferError(msg, url_host=host)
 
 
+_SHOWN_CHARS = 300
+_XML_FIELD = re.compile(r"<(Code|Message)>(.*?)</\1>", re.DOTALL)
+
+
+def _storage_says(response: httpx.Response) -> str:
+    """What the storage's error body says (the service's `{"error": {message,
+    suggested_fix}}`, an S3-style `<Error>`'s code and message, or the start of the text);
+    "" when it says nothing. The URL, a bearer credential, is cut out wherever it appears."""
+    try:
+        text = response.text.strip()
+    except (UnicodeDecodeError, LookupError):
+        return ""
+    said = ""
+    try:
+        body = json.loads(text)
+    except ValueError:
+        body = None
+    if isinstance(body, dict):
+        error = body.get("error", body)
+        if isinstance(error, dict):
+            said = str(error.get("message") or "")
+            if error.get("suggested_fix"):
+                said += f" Suggested fix: {error['suggested_fix']}"
+        elif isinstance(error, str):
+            said = error
+    elif text.startswith("<"):  # XML or HTML: only the code and message, never the rest
+        fields = dict(_XML_FIELD.findall(text))
+        said = ": ".join(part for part in (fields.get("Code"), fields.get("Message")) if part)
+    else:
+        said = " ".join(text.split())
+    url = str(response.request.url)
+    for secret in (url, response.request.url.query.decode(errors="replace")):
+        if secret:
+            said = said.replace(secret, "<presigned URL>")
+    return said if len(said) <= _SHOWN_CHARS else said[:_SHOWN_CHARS] + "..."
+
+
 def _fail(action: str, host: str, response: httpx.Response) -> FileTransferError:
-    return FileTransferError(
-        f"{action} at {host} failed: HTTP {response.status_code} {response.reason_phrase}",
-        url_host=host,
-        status=response.status_code,
-    )
+    text = f"{action} at {host} failed: HTTP {response.status_code} {response.reason_phrase}"
+    said = _storage_says(response)
+    if said:
+        text += f": {said}"
+    return FileTransferError(text, url_host=host, status=response.status_code)
 
 
 def put_bytes(

@@ -13,7 +13,8 @@ a deleted session, a bug) is not one of these and always propagates.
      ├── ToolNotConnectedError         the toolkit has no active connection; carries the link
      ├── ToolRateLimitError          the service kept answering 429 after the client's retries
      ├── ToolServiceError         the service refused or failed the request (4xx/5xx)
-     └── ToolTransportError      the service could not be reached after the client's retries
+     └── ToolTransportError      no answer after the client's retries; request_sent says
+                                 whether the call may have run
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ __all__ = [
     "error_artifact",
     "is_no_connection",
     "translate_error",
+    "transport_failure_text",
 ]
 
 
@@ -183,7 +185,35 @@ class ToolServiceError(ToolRouterToolError):
 
 
 class ToolTransportError(ToolRouterToolError):
-    """The service could not be reached (connection or timeout) after the client's retries."""
+    """No answer came from the service (connection or timeout) after the client's retries.
+
+    `request_sent` is False only when the request provably never left (the call did not run
+    and may be made again); when True the call may have run, and the text tells the model to
+    check its effect before calling again.
+    """
+
+    def __init__(self, message: str, *, tool: str, request_sent: bool = True) -> None:
+        super().__init__(message, tool=tool)
+        self.request_sent = request_sent
+
+    def _facts(self) -> dict[str, Any]:
+        return {"request_sent": self.request_sent}
+
+
+def transport_failure_text(exc: TransportError, tool: str) -> str:
+    """What the model reads when a call got no answer: whether it may have run, and so
+    whether calling again is safe (docs/concepts/retries.md)."""
+    if exc.request_sent:
+        return (
+            f"{tool} MAY HAVE RUN: its request was sent to the Tool Router service but no "
+            f"answer came back ({exc}). Do not call it again blindly: first check whether it "
+            "took effect (for example list or search for what it would have created, sent or "
+            "changed), and call it again only if it did not."
+        )
+    return (
+        f"{tool} did not run: the Tool Router service could not be reached and the request "
+        f"was never sent ({exc}). It is safe to call it again later."
+    )
 
 
 NO_ACTIVE_CONNECTION = "ToolRouterV2_NoActiveConnection"
@@ -226,8 +256,6 @@ def translate_error(exc: ToolRouterError, *, tool: str) -> ToolRouterToolError |
         )
     if isinstance(exc, TransportError):
         return ToolTransportError(
-            f"{tool} could not reach the Tool Router service ({exc}). It may not have run; "
-            "try again later.",
-            tool=tool,
+            transport_failure_text(exc, tool), tool=tool, request_sent=exc.request_sent
         )
     return None

@@ -80,6 +80,12 @@ def _upload_source(
         if remote_path is None:
             msg = "uploading bytes needs remote_path=..., the file's path in the mount"
             raise ValueError(msg)
+        if remote_path.endswith("/"):
+            msg = (
+                f"remote_path {remote_path!r} is a folder, and bytes have no file name: give "
+                f"the file's full path, e.g. {remote_path + 'data.bin'!r}"
+            )
+            raise ValueError(msg)
         data = bytes(source)
         guess_from = remote_path
     else:
@@ -88,19 +94,30 @@ def _upload_source(
             msg = f"cannot upload {str(local)!r}: no such file"
             raise FileNotFoundError(msg)
         data = local.read_bytes()
-        remote_path = remote_path or local.name
+        if not remote_path:
+            remote_path = local.name
+        elif remote_path.endswith("/"):  # a folder of the mount: the file keeps its name
+            remote_path += local.name
         guess_from = remote_path  # the name it will have, as for bytes
     content_type = mimetype or mimetypes.guess_type(guess_from)[0] or _DEFAULT_MIMETYPE
     return data, _remote_path(remote_path), content_type
 
 
+def _is_folder_spelling(to: str | os.PathLike[str]) -> bool:
+    """Whether `to` is written as a folder: it ends in a path separator."""
+    spelled = os.fspath(to)
+    return spelled.endswith(("/", os.sep)) or (
+        os.altsep is not None and spelled.endswith(os.altsep)
+    )
+
+
 def _deliver(data: bytes, to: str | os.PathLike[str] | None, remote: str) -> bytes | Path:
     """The bytes, or the local file written: `to` itself, or the mount file's name inside
-    `to` when it is a folder."""
+    `to` when it is a folder (an existing one, or one spelled with a trailing `/`, created)."""
     if to is None:
         return data
     target = Path(to)
-    if target.is_dir():
+    if target.is_dir() or _is_folder_spelling(to):
         target = target / PurePosixPath(remote).name
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(data)
@@ -156,7 +173,9 @@ class SessionFiles:
 
         Args:
             source: A local path, or the bytes themselves.
-            remote_path: Path in the mount (default: the local file's name; required for bytes).
+            remote_path: Path in the mount (default: the local file's name; required for
+                bytes). One ending in `/` is a folder: a local file keeps its name in it
+                (`upload("report.csv", "reports/")` gives `reports/report.csv`).
             mimetype: Content type (default: guessed from the mount path's name).
         """
         data, path, content_type = _upload_source(source, remote_path, mimetype)
@@ -187,8 +206,11 @@ class SessionFiles:
         *,
         max_bytes: int = DEFAULT_MAX_DOWNLOAD_BYTES,
     ) -> bytes | Path:
-        """Download a file: its bytes, or the local `Path` written when `to` is given (a
-        folder `to` receives the file under its own name)."""
+        """Download a file: its bytes, or the local `Path` written when `to` is given.
+
+        A `to` that is a folder, or ends in `/` (a folder, created if missing), receives the
+        file under its own name; any other `to` is the file to write.
+        """
         url = self._client.create_download_url(
             self.session_id, _remote_path(remote_path), mount_id=self.mount_id
         )

@@ -354,23 +354,35 @@ def map_transport_error(
     fields: dict[str, Any] = {"operation": op.name, "request_id": request_id}
     detail = str(exc) or type(exc).__name__
     if isinstance(exc, httpx.ConnectTimeout):
-        return RequestTimeoutError(f"timed out connecting: {detail}", phase="connect", **fields)
+        return RequestTimeoutError(
+            f"timed out connecting; nothing was sent: {detail}", phase="connect", **fields
+        )
     if isinstance(exc, httpx.PoolTimeout):
         return RequestTimeoutError(
-            f"timed out waiting for a free connection: {detail}", phase="pool", **fields
+            f"timed out waiting for a free connection; nothing was sent: {detail}",
+            phase="pool",
+            **fields,
         )
     if isinstance(exc, httpx.WriteTimeout):
-        return RequestTimeoutError(f"timed out sending: {detail}", phase="write", **fields)
+        return RequestTimeoutError(
+            f"timed out sending the request; part of it went out, so it may have run: {detail}",
+            phase="write",
+            **fields,
+        )
     if isinstance(exc, httpx.TimeoutException):
         return RequestTimeoutError(
-            f"timed out waiting for the response: {detail}", phase="read", **fields
+            f"timed out waiting for the response; the request went out, it may have run: {detail}",
+            phase="read",
+            **fields,
         )
     if isinstance(exc, httpx.ConnectError | httpx.ProxyError):
-        return ConnectError(f"could not connect: {detail}", **fields)
+        return ConnectError(f"could not connect; nothing was sent: {detail}", **fields)
     if isinstance(exc, httpx.ReadError | httpx.WriteError | httpx.RemoteProtocolError):
         return ConnectionLostError(
             f"connection lost after the request was sent; it may have run: {detail}", **fields
         )
     if isinstance(exc, httpx.UnsupportedProtocol):
         return ConfigurationError(f"{op.name}: unusable URL: {detail}")
-    return TransportError(f"{type(exc).__name__}: {detail}", **fields)
+    return TransportError(
+        f"{type(exc).__name__} after the request was sent; it may have run: {detail}", **fields
+    )

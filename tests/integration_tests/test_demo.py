@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -82,6 +83,68 @@ def test_unusable_model_option_fails_with_a_fix() -> None:
     )
     assert done.returncode == 1
     assert "--model must look like provider:name" in done.stderr
+
+
+def _demo_with(key: str, base_url: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "langchain_toolrouter", "demo", *extra],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=_env() | {"COMPOSIO_API_KEY": key, "COMPOSIO_BASE_URL": base_url},
+        cwd=ROOT,
+        check=False,
+    )
+
+
+def _unused_loopback_url() -> str:
+    with socket.socket() as probe:  # bound, never listening, closed: nothing answers there
+        probe.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{probe.getsockname()[1]}"
+
+
+def _one_error_line(done: subprocess.CompletedProcess[str]) -> str:
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("error: ")
+    return lines[0]
+
+
+def test_a_wrong_key_fails_in_one_line_with_the_fix() -> None:
+    from langchain_toolrouter.emulator import EmulatorServer
+
+    with EmulatorServer() as service:
+        done = _demo_with("ak_wrong_key", service.base_url)
+        line = _one_error_line(done)
+        assert service.base_url in line
+        assert "COMPOSIO_API_KEY" in line
+        assert "check the key" in line.lower()
+        assert "unset COMPOSIO_API_KEY" in line  # ... to run on the embedded emulator
+        assert "ak_wrong_key" not in done.stdout + done.stderr
+
+
+def test_an_unreachable_service_fails_in_one_line_with_the_fix() -> None:
+    url = _unused_loopback_url()
+    line = _one_error_line(_demo_with("ak_some_key", url))
+    assert f"could not reach the Tool Router service at {url}" in line
+    assert "COMPOSIO_BASE_URL" in line
+    assert "unset COMPOSIO_API_KEY" in line
+
+
+def test_a_malformed_base_url_fails_in_one_line_with_the_fix() -> None:
+    line = _one_error_line(_demo_with("ak_some_key", "not a url"))
+    assert "COMPOSIO_BASE_URL" in line
+    assert "'not a url'" in line
+
+
+def test_debug_shows_the_traceback_of_a_service_error() -> None:
+    done = _demo_with("ak_some_key", _unused_loopback_url(), "--debug")
+    assert done.returncode == 1
+    assert "Traceback" in done.stderr
+    assert "ConnectError" in done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith("error: could not reach")
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery differs on Windows")

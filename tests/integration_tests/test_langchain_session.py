@@ -609,7 +609,51 @@ def test_transport_failure_is_an_error_message(
     server.faults.add(FaultRule(operation="execute", drop="after"))
     message = tool.invoke(call(tool, {}))
     assert message.status == "error"
-    assert "could not reach the Tool Router service" in message.content
+    # The request reached the service (it ran the call, then the connection dropped): the
+    # model is told it may have run, never that it may not have.
+    assert "MAY HAVE RUN" in message.content
+    assert "not have run" not in message.content
+    assert message.artifact["request_sent"] is True
+
+
+def test_a_timed_out_send_tells_the_model_it_may_have_run_and_is_not_resent(
+    server: EmulatorServer, user: str, browser: httpx.Client
+) -> None:
+    router = make_router(server, execute_timeout=0.3)
+    try:
+        session = router.create_session(user, toolkits=["gmail"])
+        browser.get(session.authorize("gmail").redirect_url)
+        session.wait_for_connection("gmail", timeout=10, poll_interval=0.05)
+        tool = session.tool("GMAIL_SEND_EMAIL")
+        before = ops(server, "execute", session.session_id)
+        server.faults.add(FaultRule(operation="execute", latency=1.0, times=1))
+        message = tool.invoke(call(tool, {"recipient_email": "a@example.com", "body": "hi"}))
+        assert message.status == "error"
+        assert "MAY HAVE RUN" in message.content
+        assert "check whether it took effect" in message.content
+        assert "not have run" not in message.content
+        assert message.artifact["request_sent"] is True
+        time.sleep(1.0)  # the service finishes the send the client stopped waiting for
+        assert ops(server, "execute", session.session_id) - before == 1, "never resent"
+        sent = session.execute("GMAIL_FETCH_EMAILS", {"max_results": 5, "label_ids": ["SENT"]})
+        assert [mail["to"] for mail in sent.data["messages"]] == ["a@example.com"]
+    finally:
+        router.close()
+        server.faults.clear()
+
+
+def test_an_unreachable_service_tells_the_model_the_call_did_not_run(user: str) -> None:
+    with EmulatorServer() as own:  # stopped after this block: its port then refuses
+        router = make_router(own)
+        tool = new_session(router, user).tool("NOTES_CREATE_NOTE")
+    try:
+        message = tool.invoke(call(tool, {"title": "t", "content": "c"}))
+    finally:
+        router.close()
+    assert message.status == "error"
+    assert "did not run" in message.content
+    assert "may have run" not in message.content.lower()
+    assert message.artifact["request_sent"] is False
 
 
 def test_deleted_session_propagates(router: ToolRouter, user: str) -> None:

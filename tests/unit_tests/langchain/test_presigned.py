@@ -108,3 +108,50 @@ def test_async_twins() -> None:
     assert asyncio.run(run()) == b"abc"
     assert [r.method for r in seen] == ["PUT", "GET"]
     assert not any("x-api-key" in r.headers for r in seen)
+
+
+S3_ERROR = (
+    b'<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>SignatureDoesNotMatch</Code>'
+    b"<Message>The request signature we calculated does not match the signature you provided."
+    b"</Message><StringToSign>AWS4-HMAC-SHA256 secret-bits</StringToSign>"
+    b"<SignatureProvided>abc</SignatureProvided></Error>"
+)
+
+
+@pytest.mark.parametrize(
+    ("body", "says", "hidden"),
+    [
+        (
+            b'{"error": {"message": "mount_relative_path \'r\' cannot be used: the path is a '
+            b'folder.", "suggested_fix": "name a file rather than a folder", "slug": "X"}}',
+            ["the path is a folder", "Suggested fix: name a file rather than a folder"],
+            [],
+        ),
+        (
+            S3_ERROR,
+            ["SignatureDoesNotMatch", "does not match the signature you provided"],
+            ["secret-bits", "StringToSign"],
+        ),
+        (b"bucket is read-only", ["bucket is read-only"], []),
+        (b"x" * 5000, ["..."], ["x" * 400]),
+    ],
+    ids=["service-json", "s3-xml", "text", "long-text"],
+)
+def test_a_storage_error_says_what_the_storage_said(
+    body: bytes, says: list[str], hidden: list[str]
+) -> None:
+    _, failing = recording(status=400, body=body)
+    with httpx.Client(transport=failing) as client:
+        for action in (
+            lambda: put_bytes(URL, b"x", "text/plain", http_client=client),
+            lambda: get_bytes(URL, http_client=client),
+        ):
+            with pytest.raises(FileTransferError) as info:
+                action()
+            text = str(info.value)
+            assert "HTTP 400" in text
+            for part in says:
+                assert part in text
+            for part in hidden:
+                assert part not in text
+            assert "sig=abc" not in text

@@ -304,6 +304,9 @@ def test_transport_errors_say_whether_the_request_may_have_run(
     assert mapped.request_sent is sent
     assert mapped.request_id == "rid"
     assert "execute" in str(mapped)
+    # The message says it too, for whoever reads only the text (a log, session.execute).
+    assert ("it may have run" in str(mapped)) is sent
+    assert ("nothing was sent" in str(mapped)) is not sent
 
 
 def test_the_key_is_only_sent_to_the_configured_origin() -> None:

@@ -1,0 +1,125 @@
+"""`session.files` in-process: folder targets in both directions, and storage errors that say
+what went wrong and how to fix it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from langchain_toolrouter.emulator import (
+    DEFAULT_API_KEY,
+    EmulatorState,
+    async_transport,
+    create_app,
+    sync_transport,
+)
+from langchain_toolrouter.files import FileTransferError
+from langchain_toolrouter.session import ToolRouter, ToolRouterSession
+
+BASE_URL = "http://127.0.0.1"
+
+
+@pytest.fixture
+def app_state() -> tuple[object, EmulatorState]:
+    app = create_app()
+    return app, app.state.emulator
+
+
+@pytest.fixture
+def session(app_state: tuple[object, EmulatorState]) -> Iterator[ToolRouterSession]:
+    app, _ = app_state
+    with (
+        httpx.Client(transport=sync_transport(app)) as http,  # type: ignore[arg-type]
+        httpx.Client(transport=sync_transport(app)) as storage,  # type: ignore[arg-type]
+        ToolRouter(
+            api_key=DEFAULT_API_KEY, base_url=BASE_URL, http_client=http, storage_client=storage
+        ) as router,
+    ):
+        yield router.create_session("files-user", toolkits=["notes"])
+
+
+@pytest.fixture
+def report(tmp_path: Path) -> Path:
+    local = tmp_path / "report.csv"
+    local.write_text("a,b\n1,2\n")
+    return local
+
+
+def test_an_upload_to_a_folder_keeps_the_file_name(
+    session: ToolRouterSession, report: Path
+) -> None:
+    assert session.files.upload(report, "reports/") == "reports/report.csv"
+    assert session.files.list().paths == ["reports/report.csv"]
+    # Again, now that the folder exists: the same file is replaced, not refused.
+    assert session.files.upload(report, "reports/") == "reports/report.csv"
+    assert session.files.upload(str(report), "reports/2026/") == "reports/2026/report.csv"
+    assert session.files.upload(report, "/") == "report.csv"  # the mount's root folder
+    assert session.files.list().paths == [
+        "report.csv",
+        "reports/2026/report.csv",
+        "reports/report.csv",
+    ]
+    assert session.files.download("reports/report.csv") == b"a,b\n1,2\n"
+
+
+def test_bytes_to_a_folder_are_refused_before_any_request(
+    session: ToolRouterSession, app_state: tuple[object, EmulatorState]
+) -> None:
+    _, state = app_state
+    before = len(state.log)
+    with pytest.raises(ValueError, match=r"'reports/' is a folder.*'reports/data\.bin'"):
+        session.files.upload(b"x", "reports/")
+    assert len(state.log) == before
+
+
+def test_a_download_to_a_new_folder_creates_it(
+    session: ToolRouterSession, report: Path, tmp_path: Path
+) -> None:
+    session.files.upload(report, "reports/q1.csv")
+    saved = session.files.download("reports/q1.csv", to=f"{tmp_path / 'newdir'}/")
+    assert saved == tmp_path / "newdir" / "q1.csv"
+    assert saved.read_text() == "a,b\n1,2\n"
+    nested = session.files.download("reports/q1.csv", to=f"{tmp_path / 'a' / 'b'}/")
+    assert nested == tmp_path / "a" / "b" / "q1.csv"
+    # Without the slash, a path that is not a folder yet is the file to write.
+    plain = session.files.download("reports/q1.csv", to=tmp_path / "c" / "renamed.csv")
+    assert plain == tmp_path / "c" / "renamed.csv"
+    assert plain.is_file()
+
+
+def test_a_storage_refusal_names_the_problem_and_the_fix(session: ToolRouterSession) -> None:
+    session.files.upload(b"x", "reports/q1.csv")
+    with pytest.raises(FileTransferError) as caught:
+        session.files.upload(b"y", "reports")  # a folder already
+    error = caught.value
+    assert error.status == 400
+    assert "the path is a folder" in str(error)
+    assert "name a file rather than a folder" in str(error)  # the storage's suggested fix
+    assert "signature" not in str(error)  # the URL is a credential: never in messages
+
+
+async def test_async_twins_treat_a_trailing_slash_as_a_folder(
+    app_state: tuple[object, EmulatorState], report: Path, tmp_path: Path
+) -> None:
+    app, _ = app_state
+    async with (
+        httpx.AsyncClient(transport=async_transport(app)) as http,  # type: ignore[arg-type]
+        httpx.AsyncClient(transport=async_transport(app)) as storage,  # type: ignore[arg-type]
+    ):
+        router = ToolRouter(
+            api_key=DEFAULT_API_KEY,
+            base_url=BASE_URL,
+            async_http_client=http,
+            astorage_client=storage,
+        )
+        session = await router.acreate_session("files-user", toolkits=["notes"])
+        assert await session.files.aupload(report, "reports/") == "reports/report.csv"
+        with pytest.raises(ValueError, match="is a folder"):
+            await session.files.aupload(b"x", "reports/")
+        saved = await session.files.adownload("reports/report.csv", to=f"{tmp_path / 'new'}/")
+        assert saved == tmp_path / "new" / "report.csv"
+        assert saved.read_text() == "a,b\n1,2\n"
+        await router.aclose()
