@@ -216,6 +216,11 @@ def transport_failure_text(exc: TransportError, tool: str) -> str:
     )
 
 
+def _sentence(text: str) -> str:
+    """``text`` ending as a sentence, so the next one can follow it."""
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
 NO_ACTIVE_CONNECTION = "ToolRouterV2_NoActiveConnection"
 """The service's slug for "the toolkit has no active connected account"."""
 
@@ -246,11 +251,20 @@ def translate_error(exc: ToolRouterError, *, tool: str) -> ToolRouterToolError |
     if isinstance(exc, NotFoundError) and exc.slug in (_SESSION_NOT_FOUND, None):
         return None
     if isinstance(exc, APIError):
-        text = f"{tool} was refused by the Tool Router service: {exc.message}"
+        failed = exc.status >= 500
+        if failed:  # the service failed mid-way: like a lost answer, the call may have run
+            text = f"{tool} failed at the Tool Router service (HTTP {exc.status}): {exc.message}"
+        else:
+            text = f"{tool} was refused by the Tool Router service: {exc.message}"
         if exc.errors:
-            text += f" Details: {'; '.join(exc.errors)}."
+            text = _sentence(text) + f" Details: {'; '.join(exc.errors)}."
         if exc.suggested_fix:
-            text += f" Suggested fix: {exc.suggested_fix}"
+            text = _sentence(text) + f" Suggested fix: {exc.suggested_fix}"
+        if failed:
+            text = _sentence(text) + (
+                " It MAY HAVE RUN before the failure: check whether it took effect before "
+                "calling it again."
+            )
         return ToolServiceError(
             text, tool=tool, status=exc.status, slug=exc.slug, suggested_fix=exc.suggested_fix
         )

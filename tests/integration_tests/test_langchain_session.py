@@ -598,7 +598,8 @@ def test_server_error_is_an_error_message_with_the_fix(
     server.faults.add(FaultRule(operation="execute", status=500, message="db down"))
     message = tool.invoke(call(tool, {}))
     assert message.status == "error"
-    assert "refused by the Tool Router service: db down" in message.content
+    assert "failed at the Tool Router service (HTTP 500): db down" in message.content
+    assert "MAY HAVE RUN" in message.content
 
 
 def test_transport_failure_is_an_error_message(

@@ -60,10 +60,16 @@ def test_model_actionable_errors_are_translated() -> None:
     )
     assert isinstance(refused, ToolServiceError)
     assert str(refused) == (
-        "T was refused by the Tool Router service: bad input Details: title: required. "
+        "T was refused by the Tool Router service: bad input. Details: title: required. "
         "Suggested fix: add a title"
     )
-    assert isinstance(translate_error(ServerError("down", status=503), tool="T"), ToolServiceError)
+    failed = translate_error(ServerError("down", status=503), tool="T")
+    assert isinstance(failed, ToolServiceError)
+    # a 5xx is the service failing, not refusing: the call may have run (it is not retried)
+    assert str(failed) == (
+        "T failed at the Tool Router service (HTTP 503): down. It MAY HAVE RUN before the "
+        "failure: check whether it took effect before calling it again."
+    )
     unknown_tool = NotFoundError("no such tool", status=404, slug="ToolRouterV2_ToolNotFound")
     assert isinstance(translate_error(unknown_tool, tool="T"), ToolServiceError)
     lost = translate_error(ConnectError("refused", operation="execute"), tool="T")
