@@ -157,7 +157,7 @@ def test_slow_service_is_an_error_message_not_a_hang(server: EmulatorServer, use
         message = note.invoke(call(note, {}, "slow"))
         assert time.perf_counter() - started < 1.5
         assert message.status == "error"
-        assert "could not reach the Tool Router service" in message.content
+        assert "MAY HAVE RUN" in message.content  # timed out after sending: say so
     finally:
         server.faults.clear()
         router.close()
