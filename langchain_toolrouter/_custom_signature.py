@@ -81,9 +81,9 @@ def refuse_injected(slug: str, name: str, marks: list[type[InjectedToolArg]]) ->
         why = "the service's model calls a custom tool with schema arguments only"
     msg = (
         f"custom tool {slug!r}: parameter {name!r} is an injected argument ({what}) and "
-        f"nothing would supply it ({why}): give it a default, bind it yourself "
-        "(functools.partial or a closure), or take a CustomToolContext parameter for the "
-        "session's user and id"
+        f"nothing would supply it ({why}): give it a default, bind it yourself (a closure, "
+        "or a def without that parameter that calls your function), or take a "
+        "CustomToolContext parameter for the session's user and id"
     )
     raise TypeError(msg)
 

@@ -36,6 +36,7 @@ import copy
 import inspect
 import logging
 import re
+import reprlib
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextvars import copy_context
@@ -623,6 +624,7 @@ def custom_tool(
     """
 
     def build(fn: Callable[..., Any]) -> CustomTool:
+        _check_function(fn)
         tool_slug = slug or fn.__name__
         validate_slug(tool_slug)
         built: SignatureModel | None = None
@@ -658,3 +660,37 @@ def custom_tool(
     if func is not None:
         return build(func)
     return build
+
+
+def _check_function(fn: object) -> None:
+    """Refuse what `custom_tool` cannot read as a function, naming what was given and the fix.
+
+    Raises:
+        TypeError: a LangChain tool, a `CustomTool`, or anything but a function or method
+            (a `functools.partial` or a callable object has no signature of its own to read).
+    """
+    if isinstance(fn, CustomTool):
+        msg = (
+            f"custom_tool() got a CustomTool ({fn.final_slug}), already a custom tool: use "
+            "it as is, or decorate the original function again for other options"
+        )
+        raise TypeError(msg)
+    if isinstance(fn, BaseTool):
+        msg = (
+            f"custom_tool() takes a function, got a LangChain tool ({type(fn).__name__} "
+            f"{fn.name!r}): use CustomTool.from_tool(tool) or pass it in custom_tools=[tool]"
+        )
+        raise TypeError(msg)
+    if not (inspect.isfunction(fn) or inspect.ismethod(fn)):
+        kind = type(fn)
+        what = (
+            kind.__qualname__
+            if kind.__module__ == "builtins"
+            else f"{kind.__module__}.{kind.__qualname__}"
+        )
+        msg = (
+            f"custom_tool() takes a function, got {what} ({reprlib.repr(fn)}): decorate a "
+            "def or async def (wrap a partial or a callable object in a def with the "
+            "parameters the model may set)"
+        )
+        raise TypeError(msg)

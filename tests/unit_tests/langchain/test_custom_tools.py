@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime
+import functools
 import threading
 from typing import Annotated, Any, Optional
 
@@ -557,3 +558,30 @@ def test_a_return_value_with_no_json_form_is_not_blamed_on_the_code() -> None:
     shown = opaque.run({})  # a failed result, not an exception out of run()
     assert not shown.successful
     assert "repr broke" in (shown.error or "")
+
+
+def test_custom_tool_refuses_what_it_cannot_turn_into_a_tool() -> None:
+    @lc_tool
+    def lookup(q: str) -> str:
+        """Look up."""
+        return q
+
+    with pytest.raises(
+        TypeError,
+        match=r"custom_tool\(\) takes a function, got a LangChain tool \(StructuredTool "
+        r"'lookup'\): use CustomTool.from_tool\(tool\) or pass it in custom_tools=\[tool\]",
+    ):
+        custom_tool(lookup)
+    with pytest.raises(TypeError, match=r"custom_tool\(\) takes a function, got int \(42\)"):
+        custom_tool(42)  # type: ignore[call-overload]
+    with pytest.raises(TypeError, match=r"got a CustomTool \(LOCAL_LOOKUP\), already a custom"):
+        custom_tool(CustomTool.from_tool(lookup))  # type: ignore[call-overload]
+
+    def pick(q: str, token: str) -> dict[str, str]:
+        """Pick."""
+        return {}
+
+    with pytest.raises(TypeError, match=r"got functools.partial.*a def"):
+        custom_tool(functools.partial(pick, token="t"), slug="pick")
+    with pytest.raises(TypeError, match=r"expected a custom tool.*got int"):
+        CustomRegistry([42])  # type: ignore[list-item]
