@@ -198,7 +198,11 @@ class CustomTool:
     """One custom tool: its definition for the service and the code that runs it here.
 
     Build one with the `custom_tool` decorator or `CustomTool.from_tool(langchain_tool)`.
+    A tool made from a function can still be called as that function (see `__call__`).
     """
+
+    __wrapped__: Callable[..., Any]
+    """The decorated function (absent for a tool made from a LangChain tool)."""
 
     def __init__(
         self,
@@ -258,6 +262,30 @@ class CustomTool:
         self._context_param = context_param
         self._context_optional = context_optional
         self._final_slug = final_slug(slug, extends_toolkit)
+        function = func or coroutine
+        if function is not None:
+            self.__wrapped__ = function  # `inspect.signature(tool)` shows the function's
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Call the decorated function itself with these arguments, as if undecorated.
+
+        Nothing is validated or wrapped: the function's own return value comes back (a
+        coroutine for an `async def`), so code and unit tests that call the function keep
+        working. The model's calls go through `run`/`arun` (validation, `{data, error,
+        successful}`), as does `session.execute`.
+
+        Raises:
+            TypeError: the tool was made from a LangChain tool, which has no function here.
+        """
+        function = self._func or self._coroutine
+        if function is None:
+            msg = (
+                f"{self.final_slug} wraps a LangChain tool and has no function to call: "
+                "call the LangChain tool's invoke({...}), or run the custom tool with "
+                ".run({...})"
+            )
+            raise TypeError(msg)
+        return function(*args, **kwargs)
 
     @property
     def final_slug(self) -> str:

@@ -6,6 +6,7 @@ import asyncio
 import dataclasses
 import datetime
 import functools
+import inspect
 import threading
 from typing import Annotated, Any, Optional
 
@@ -585,3 +586,33 @@ def test_custom_tool_refuses_what_it_cannot_turn_into_a_tool() -> None:
         custom_tool(functools.partial(pick, token="t"), slug="pick")
     with pytest.raises(TypeError, match=r"expected a custom tool.*got int"):
         CustomRegistry([42])  # type: ignore[list-item]
+
+
+async def test_a_decorated_function_can_still_be_called() -> None:
+    @custom_tool
+    def get_oncall_engineer(team: str, ctx: CustomToolContext | None = None) -> dict[str, str]:
+        """Look up who is on call."""
+        return {"team": team, "context": repr(ctx)}
+
+    @custom_tool
+    async def page(team: str, *, urgent: bool = False) -> dict[str, Any]:
+        """Page the on-call engineer."""
+        return {"team": team, "urgent": urgent}
+
+    # The function itself, unchanged: no validation, no outcome wrapping.
+    assert get_oncall_engineer("web") == {"team": "web", "context": "None"}
+    assert get_oncall_engineer(team=1) == {"team": 1, "context": "None"}  # type: ignore[arg-type]
+    assert await page("db", urgent=True) == {"team": "db", "urgent": True}
+    member = CustomToolkit("ops", "Ops", "Operations.", tools=[get_oncall_engineer]).tools[0]
+    assert member("web") == {"team": "web", "context": "None"}
+    assert inspect.signature(get_oncall_engineer) == inspect.signature(
+        get_oncall_engineer.__wrapped__
+    )
+
+    @lc_tool
+    def lookup(q: str) -> str:
+        """Look up."""
+        return q
+
+    with pytest.raises(TypeError, match=r"LOCAL_LOOKUP wraps a LangChain tool.*\.run\(\{"):
+        CustomTool.from_tool(lookup)("x")
