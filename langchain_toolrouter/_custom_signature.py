@@ -6,9 +6,11 @@ properties do (`schema.naming`): a name pydantic or LangChain would take (`callb
 parameter's name as its alias, and is passed back to the function under its own name.
 
 Not part of the schema: the `CustomToolContext` parameter (also `CustomToolContext | None`),
-`*args`/`**kwargs`, and LangChain injected arguments that have a default (the default is
-used). An injected argument without a default, or an `InjectedToolCallId`, is refused: the
-service's model calls a custom tool with schema arguments only, so nothing could supply it.
+and LangChain injected arguments that have a default (the default is used). An injected
+argument without a default, or an `InjectedToolCallId`, is refused: the service's model calls a
+custom tool with schema arguments only, so nothing could supply it. So are `*args` (a custom
+tool is called with keyword arguments only) and, unless an explicit input schema says what the
+arguments are, `**kwargs` (the model would see no property for it, so it would get nothing).
 """
 
 from __future__ import annotations
@@ -135,12 +137,15 @@ def signature_model(
 
     Raises:
         ValueError: several `CustomToolContext` parameters.
-        TypeError: a positional-only parameter, or an injected argument nothing can supply.
+        TypeError: a positional-only, `*args` or `**kwargs` parameter, or an injected argument
+            nothing can supply.
     """
     hints = _hints(fn)
     params = list(inspect.signature(fn).parameters.values())
     context = _context_params(slug, params, hints, context_type)
-    kept = [p for p in params if p not in context and _in_schema(slug, p, hints)]
+    kept = [
+        p for p in params if p not in context and _in_schema(slug, p, hints, schema_given=False)
+    ]
     _, descriptions = _infer_arg_descriptions(
         fn, parse_docstring=parse_docstring, error_on_invalid_docstring=False
     )
@@ -171,13 +176,15 @@ def context_parameter(
 
     Raises:
         ValueError: several `CustomToolContext` parameters.
+        TypeError: a positional-only or `*args` parameter, or an injected argument nothing
+            can supply (`**kwargs` is fine here: it receives the arguments the schema has).
     """
     params = list(inspect.signature(fn).parameters.values())
     hints = _hints(fn)
     context = _context_params(slug, params, hints, context_type)
     for param in params:  # the same definition-time refusals as for a signature's model
         if param not in context:
-            _in_schema(slug, param, hints)
+            _in_schema(slug, param, hints, schema_given=True)
     if not context:
         return None, False
     return context[0].name, context[0].default is not inspect.Parameter.empty
@@ -193,9 +200,28 @@ def _context_params(
     return context
 
 
-def _in_schema(slug: str, param: inspect.Parameter, hints: Mapping[str, Any]) -> bool:
-    if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
-        return False
+def _in_schema(
+    slug: str, param: inspect.Parameter, hints: Mapping[str, Any], *, schema_given: bool
+) -> bool:
+    """Whether `param` is a property of the schema built from the signature; raises the
+    definition-time error of a parameter nothing could fill."""
+    if param.kind is param.VAR_POSITIONAL:
+        msg = (
+            f"custom tool {slug!r}: parameter '*{param.name}' would always be empty, as a "
+            f"custom tool is called with keyword arguments only: take a list instead "
+            f"(e.g. '{param.name}: list[str]')"
+        )
+        raise TypeError(msg)
+    if param.kind is param.VAR_KEYWORD:
+        if schema_given:  # the given schema says what the arguments are; all are passed
+            return False
+        msg = (
+            f"custom tool {slug!r}: parameter '**{param.name}' would receive nothing, as "
+            "the model sees only the named parameters: declare each argument as a parameter, "
+            "or pass input_schema={...} describing them (they then arrive as keyword "
+            f"arguments, '**{param.name}' included)"
+        )
+        raise TypeError(msg)
     if param.kind is param.POSITIONAL_ONLY:
         msg = (
             f"custom tool {slug!r}: parameter {param.name!r} is positional-only, but a "

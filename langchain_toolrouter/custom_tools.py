@@ -644,7 +644,9 @@ def custom_tool(
         parse_docstring: Read Google-style `Args:` descriptions from the docstring.
 
     Every other parameter is a property under its exact name (`callbacks`, `_id` and
-    `model_config` included). A parameter annotated `CustomToolContext` (or
+    `model_config` included). `*args` is refused (calls pass keyword arguments only), and so
+    is `**kwargs` unless `input_schema` is given (without it the model would see no argument
+    for it). A parameter annotated `CustomToolContext` (or
     `CustomToolContext | None`) receives the session context and is not part of the schema;
     so are LangChain injected arguments that have a default (the default is used). An
     injected argument without a default, or an `InjectedToolCallId`, is refused here: the

@@ -616,3 +616,29 @@ async def test_a_decorated_function_can_still_be_called() -> None:
 
     with pytest.raises(TypeError, match=r"LOCAL_LOOKUP wraps a LangChain tool.*\.run\(\{"):
         CustomTool.from_tool(lookup)("x")
+
+
+def test_var_positional_and_var_keyword_parameters_are_refused_clearly() -> None:
+    def anything(**kwargs: Any) -> dict[str, Any]:
+        """Take anything."""
+        return kwargs
+
+    def mixed(a: int, *rest: int, **extra: Any) -> dict[str, Any]:
+        """Mixed."""
+        return {}
+
+    with pytest.raises(
+        TypeError,
+        match=r"custom tool 'anything': parameter '\*\*kwargs' would receive nothing.*"
+        r"declare each argument as a parameter.*or pass input_schema=",
+    ):
+        custom_tool(anything)
+    with pytest.raises(TypeError, match=r"parameter '\*rest' would always be empty"):
+        custom_tool(mixed)
+    with pytest.raises(TypeError, match=r"parameter '\*rest' would always be empty"):
+        custom_tool(mixed, input_schema={"type": "object", "properties": {}}, description="M.")
+
+    # With an explicit schema, **kwargs receives the arguments the schema describes.
+    schema = {"type": "object", "properties": {"x": {"type": "integer"}}}
+    passed = custom_tool(anything, input_schema=schema)
+    assert passed.run({"x": 1}).data == {"x": 1}
