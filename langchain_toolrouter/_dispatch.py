@@ -11,7 +11,9 @@
 
 `SessionToolExecutor` is what a session's `ToolRouterTool` calls: it routes, and turns client
 errors the model can act on into `ToolRouterToolError`s; "no active connection" first fetches a
-connect link (one per toolkit, reused until the toolkit is connected).
+connect link (one per toolkit, reused until the toolkit is connected). A custom tool's arguments
+are checked first, so that a refusal is a `ToolArgumentsError` with the same text as the
+schema check's (and as the custom tool's failed result on the other paths).
 """
 
 from __future__ import annotations
@@ -28,12 +30,14 @@ from langchain_toolrouter._custom_registry import CustomRegistry
 from langchain_toolrouter._multi_execute import MULTI_EXECUTE_SLUG, MultiExecutePlan, merge, plan
 from langchain_toolrouter._results import ToolOutcome
 from langchain_toolrouter._tool_errors import (
+    ToolArgumentsError,
     ToolNotConnectedError,
     is_no_connection,
     translate_error,
 )
 from langchain_toolrouter.custom_tools import CustomTool, CustomToolContext
 from langchain_toolrouter.errors import APIError, TransportError
+from langchain_toolrouter.schema.errors import ArgsValidationError
 from langchain_toolrouter.wire import models as m
 
 if TYPE_CHECKING:
@@ -342,8 +346,21 @@ class SessionToolExecutor:
         )
         raise TypeError(msg)
 
+    def _check_custom(self, payload: dict[str, Any]) -> None:
+        """Refuse a custom tool call whose arguments its own checks refuse (the schema check
+        the tool made is the same first step, but a function's parameter types and hidden
+        arguments are checked here only)."""
+        custom = self._dispatcher.registry.resolve_exact(self._slug)
+        if custom is None:
+            return
+        try:
+            custom.validate_arguments(payload)
+        except ArgsValidationError as exc:
+            raise ToolArgumentsError(tool=self._slug, errors=exc.errors, detail=str(exc)) from exc
+
     def execute(self, payload: dict[str, Any]) -> ToolOutcome:
         """Run the call with the sync client."""
+        self._check_custom(payload)
         try:
             return self._dispatcher.route(self._slug, payload)
         except (APIError, TransportError) as exc:
@@ -356,6 +373,7 @@ class SessionToolExecutor:
 
     async def aexecute(self, payload: dict[str, Any]) -> ToolOutcome:
         """Run the call with the async client."""
+        self._check_custom(payload)
         try:
             return await self._dispatcher.aroute(self._slug, payload)
         except (APIError, TransportError) as exc:

@@ -20,6 +20,9 @@ Slug rules (checked when a tool is defined, with an error naming the fix): a slu
 
 A call of a custom tool returns `{data, error, successful}`; an exception inside your
 function becomes a failed result the model can read (`successful: false`), not a crash.
+Arguments are checked the same way on every path (a direct tool call, multi-execute,
+`session.execute`): strictly against the input schema (`"5"` is not an integer), and
+refused with the same text.
 
 Connections: standalone tools and custom-toolkit tools need none. A tool with
 `extends_toolkit="github"` inherits the user's GitHub connection, as with the official SDK:
@@ -56,6 +59,10 @@ from langchain_toolrouter._custom_signature import (
     signature_model,
 )
 from langchain_toolrouter._results import ToolOutcome
+from langchain_toolrouter._tool_errors import arguments_error_text
+from langchain_toolrouter.schema.convert import Conversion, json_schema_to_model
+from langchain_toolrouter.schema.errors import ArgsValidationError
+from langchain_toolrouter.schema.pointers import to_pointer
 
 if TYPE_CHECKING:
     from langchain_toolrouter.wire.models import (
@@ -262,6 +269,9 @@ class CustomTool:
         self._context_param = context_param
         self._context_optional = context_optional
         self._final_slug = final_slug(slug, extends_toolkit)
+        # The schema layer's check of `input_schema`, the one a direct tool call uses (read
+        # now, so a schema it cannot read at all is refused here, at definition).
+        self._checks: Conversion = json_schema_to_model(self.input_schema, name=slug)
         function = func or coroutine
         if function is not None:
             self.__wrapped__ = function  # `inspect.signature(tool)` shows the function's
@@ -413,18 +423,47 @@ class CustomTool:
             _log.warning("custom tool %s: %s", self.final_slug, error)
             return ToolOutcome(successful=False, data={}, error=error)
 
+    def validate_arguments(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """Check a call's arguments as every call path does; return the keyword arguments
+        the code receives (the context aside).
+
+        First the input schema's strict check, the one a direct tool call makes (`"5"` is
+        not an integer, `5.0` is); then, for a function, its signature's model, which turns
+        the JSON into the parameters' types (a date string into a `date`, ...).
+
+        Raises:
+            ArgsValidationError: naming each bad argument by JSON pointer, with what was
+                expected (`arguments_error_text` renders it for the model).
+        """
+        try:
+            checked = self._checks.validate(arguments)
+        except ArgsValidationError as exc:
+            raise ArgsValidationError(exc.errors, tool=self.final_slug) from None
+        if self._signature is None:
+            return checked
+        try:
+            instance = self._signature.model.model_validate(checked)
+        except ValidationError as exc:
+            problems = [
+                {
+                    "path": to_pointer(error["loc"]),
+                    "message": error["msg"],
+                    "expected": "a value the parameter's type accepts",
+                }
+                for error in exc.errors()
+            ]
+            raise ArgsValidationError(problems, tool=self.final_slug) from None
+        return self._signature.call_kwargs(instance)
+
     def _call_kwargs(
         self, arguments: Mapping[str, Any], context: CustomToolContext | None
     ) -> dict[str, Any] | ToolOutcome:
         """The function's keyword arguments, or a failed outcome when they do not validate."""
-        if self._signature is not None:
-            try:
-                instance = self._signature.model.model_validate(dict(arguments))
-            except ValidationError as exc:
-                return _failed(self.final_slug, exc)
-            kwargs = self._signature.call_kwargs(instance)
-        else:
-            kwargs = dict(arguments)
+        try:
+            kwargs = self.validate_arguments(arguments)
+        except ArgsValidationError as exc:
+            error = arguments_error_text(self.final_slug, exc.errors)
+            return ToolOutcome(successful=False, data={}, error=error)
         if self._context_param is not None and not (context is None and self._context_optional):
             if context is None:
                 msg = (

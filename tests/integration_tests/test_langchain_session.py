@@ -10,11 +10,12 @@ import json
 import pickle
 import time
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import httpx
 import pytest
 from langchain_core.messages import ToolMessage
+from pydantic import AfterValidator
 
 from langchain_toolrouter import session as session_module
 from langchain_toolrouter._connections import mcp_config
@@ -558,6 +559,94 @@ def test_service_failure_of_the_remote_half_keeps_local_results(
     assert first["response"]["data"] == {"text": "X"}
     assert "HTTP 503" in second["error"]
     assert outcome.error == "1 out of 2 tools failed"
+
+
+added: list[Any] = []
+
+
+@custom_tool
+def add(a: int, b: int = 2) -> int:
+    """Add two numbers."""
+    added.append(a)
+    return a + b
+
+
+ADD_REFUSED = (
+    "Invalid arguments for LOCAL_ADD; the call was not sent. Fix these and call again:\n"
+    '- /a: got string "5" (expected an integer)'
+)
+
+
+def must_be_upper(value: str) -> str:
+    if not value.isupper():
+        raise ValueError("must be upper case")
+    return value
+
+
+@custom_tool
+def upper_only(text: Annotated[str, AfterValidator(must_be_upper)]) -> str:
+    """Repeat an upper-case text."""
+    return text
+
+
+UPPER_REFUSED = (
+    "Invalid arguments for LOCAL_UPPER_ONLY; the call was not sent. Fix these and call again:\n"
+    "- /text: Value error, must be upper case (expected a value the parameter's type accepts)"
+)
+
+
+def multi_call(session: ToolRouterSession, items: list[dict[str, Any]]) -> ToolMessage:
+    multi = session.tool("COMPOSIO_MULTI_EXECUTE_TOOL")
+    message = multi.invoke(call(multi, {"tools": items, "sync_response_to_workbench": False}))
+    assert isinstance(message, ToolMessage)
+    return message
+
+
+def test_custom_tool_arguments_are_checked_alike_on_every_path(
+    router: ToolRouter, user: str
+) -> None:
+    # A direct call refused "5" for an int; multi-execute and execute ran the tool with 5.
+    session = new_session(router, user, custom_tools=[add])
+    added.clear()
+    direct = session.tool("LOCAL_ADD")
+    message = direct.invoke(call(direct, {"a": "5"}))
+    assert (message.status, message.content) == ("error", ADD_REFUSED)
+    items = [
+        {"tool_slug": "LOCAL_ADD", "arguments": {"a": "5"}},
+        {"tool_slug": "NOTES_LIST_NOTES", "arguments": {}},
+    ]
+    mixed = multi_call(session, items)
+    assert mixed.artifact["data"]["results"][0]["error"] == ADD_REFUSED
+    alone = multi_call(session, items[:1])  # one local item: its own result, unwrapped
+    assert (alone.status, alone.artifact["error"]) == ("error", ADD_REFUSED)
+    assert session.execute("LOCAL_ADD", {"a": "5"}).error == ADD_REFUSED
+    assert added == []
+    assert session.execute("LOCAL_ADD", {"a": 5}).data == {"result": 7}
+
+    # What only the function's parameter types check (here a validator) reads the same way.
+    upper = new_session(router, user, custom_tools=[upper_only])
+    tool = upper.tool("LOCAL_UPPER_ONLY")
+    message = tool.invoke(call(tool, {"text": "hi"}))
+    assert (message.status, message.content) == ("error", UPPER_REFUSED)
+    assert upper.execute("LOCAL_UPPER_ONLY", {"text": "hi"}).error == UPPER_REFUSED
+
+
+async def test_custom_tool_arguments_are_checked_alike_on_every_async_path(
+    arouter: ToolRouter, user: str
+) -> None:
+    session = await arouter.acreate_session(user, toolkits=["notes"], custom_tools=[add])
+    added.clear()
+    direct = await session.atool("LOCAL_ADD")
+    message = await direct.ainvoke(call(direct, {"a": "5"}))
+    assert (message.status, message.content) == ("error", ADD_REFUSED)
+    assert (await session.aexecute("LOCAL_ADD", {"a": "5"})).error == ADD_REFUSED
+    items = [
+        {"tool_slug": "LOCAL_ADD", "arguments": {"a": "5"}},
+        {"tool_slug": "NOTES_LIST_NOTES", "arguments": {}},
+    ]
+    mixed = await session.aexecute("COMPOSIO_MULTI_EXECUTE_TOOL", {"tools": items})
+    assert mixed.data["results"][0]["error"] == ADD_REFUSED
+    assert added == []
 
 
 def test_rate_limit_after_retries_is_an_error_message(
