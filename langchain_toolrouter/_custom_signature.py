@@ -29,7 +29,14 @@ from pydantic.fields import FieldInfo
 
 from langchain_toolrouter.schema.naming import field_names
 
-__all__ = ["SignatureModel", "check_injected_fields", "context_parameter", "signature_model"]
+__all__ = [
+    "SignatureModel",
+    "check_injected_fields",
+    "context_parameter",
+    "injected_fields",
+    "injected_parameters",
+    "signature_model",
+]
 
 _CONFIG = ConfigDict(arbitrary_types_allowed=True)
 
@@ -99,6 +106,29 @@ def check_injected_fields(slug: str, schema: object) -> None:
         marks = injected_marks(info.annotation, info.metadata)
         if marks and (info.is_required() or _has_call_id(marks)):
             refuse_injected(slug, info.alias or name, marks)
+
+
+def injected_fields(schema: object) -> frozenset[str]:
+    """The names (aliases) of a LangChain tool's injected arguments: its code gets them, the
+    model must not set them (a dict schema has none)."""
+    if not (isinstance(schema, type) and issubclass(schema, BaseModel)):
+        return frozenset()
+    return frozenset(
+        info.alias or name
+        for name, info in schema.model_fields.items()
+        if injected_marks(info.annotation, info.metadata)
+    )
+
+
+def injected_parameters(fn: Callable[..., Any]) -> frozenset[str]:
+    """The names of `fn`'s parameters marked as LangChain injected arguments (hidden from the
+    model; the ones without a default are refused at definition)."""
+    hints = _hints(fn)
+    return frozenset(
+        param.name
+        for param in inspect.signature(fn).parameters.values()
+        if injected_marks(hints.get(param.name, param.annotation))
+    )
 
 
 def _has_call_id(marks: list[type[InjectedToolArg]]) -> bool:

@@ -22,7 +22,8 @@ A call of a custom tool returns `{data, error, successful}`; an exception inside
 function becomes a failed result the model can read (`successful: false`), not a crash.
 Arguments are checked the same way on every path (a direct tool call, multi-execute,
 `session.execute`): strictly against the input schema (`"5"` is not an integer), and
-refused with the same text.
+refused with the same text. An argument hidden from the model (a LangChain injected argument,
+the `CustomToolContext` parameter) is refused when a call sets it: only your code supplies it.
 
 Connections: standalone tools and custom-toolkit tools need none. A tool with
 `extends_toolkit="github"` inherits the user's GitHub connection, as with the official SDK:
@@ -40,7 +41,7 @@ import inspect
 import logging
 import re
 import reprlib
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextvars import copy_context
 from dataclasses import dataclass
@@ -56,6 +57,8 @@ from langchain_toolrouter._custom_signature import (
     SignatureModel,
     check_injected_fields,
     context_parameter,
+    injected_fields,
+    injected_parameters,
     signature_model,
 )
 from langchain_toolrouter._results import ToolOutcome
@@ -206,6 +209,8 @@ class CustomTool:
 
     Build one with the `custom_tool` decorator or `CustomTool.from_tool(langchain_tool)`.
     A tool made from a function can still be called as that function (see `__call__`).
+    Constructed directly, `hidden_arguments` names what the code gets from elsewhere (an
+    injected argument, the context parameter): a call that sets one is refused.
     """
 
     __wrapped__: Callable[..., Any]
@@ -227,6 +232,7 @@ class CustomTool:
         output_schema: Mapping[str, Any] | None = None,
         extends_toolkit: str | None = None,
         preload: bool = False,
+        hidden_arguments: Iterable[str] = (),
     ) -> None:
         validate_slug(slug)
         if not description or not description.strip():
@@ -272,6 +278,9 @@ class CustomTool:
         # The schema layer's check of `input_schema`, the one a direct tool call uses (read
         # now, so a schema it cannot read at all is refused here, at definition).
         self._checks: Conversion = json_schema_to_model(self.input_schema, name=slug)
+        # What the code gets from elsewhere and the model must not set (unless the schema
+        # itself offers a property of that name).
+        self._hidden = frozenset(hidden_arguments) - set(self.input_schema["properties"])
         function = func or coroutine
         if function is not None:
             self.__wrapped__ = function  # `inspect.signature(tool)` shows the function's
@@ -435,10 +444,20 @@ class CustomTool:
             ArgsValidationError: naming each bad argument by JSON pointer, with what was
                 expected (`arguments_error_text` renders it for the model).
         """
+        problems = [
+            {
+                "path": to_pointer([name]),
+                "message": f"{name!r} is supplied by the application; the model cannot set it",
+                "expected": f"the arguments without {name!r}",
+            }
+            for name in sorted(self._hidden.intersection(arguments))
+        ]
         try:
             checked = self._checks.validate(arguments)
         except ArgsValidationError as exc:
-            raise ArgsValidationError(exc.errors, tool=self.final_slug) from None
+            problems.extend(exc.errors)
+        if problems:
+            raise ArgsValidationError(problems, tool=self.final_slug)
         if self._signature is None:
             return checked
         try:
@@ -486,6 +505,9 @@ class CustomTool:
     ) -> CustomTool:
         """Use an existing LangChain tool as a custom tool (its schema and its invoke/ainvoke).
 
+        Its injected arguments are hidden from the model, as LangChain hides them, and a
+        call that sets one is refused, naming it (the tool's default is what the code gets).
+
         Raises:
             TypeError: the tool has an injected argument without a default, or an
                 `InjectedToolCallId` (custom tool calls carry no tool call id).
@@ -501,6 +523,7 @@ class CustomTool:
             tool=tool,
             extends_toolkit=extends_toolkit,
             preload=preload,
+            hidden_arguments=injected_fields(tool.args_schema),
         )
 
     def __repr__(self) -> str:
@@ -687,9 +710,10 @@ def custom_tool(
     is `**kwargs` unless `input_schema` is given (without it the model would see no argument
     for it). A parameter annotated `CustomToolContext` (or
     `CustomToolContext | None`) receives the session context and is not part of the schema;
-    so are LangChain injected arguments that have a default (the default is used). An
-    injected argument without a default, or an `InjectedToolCallId`, is refused here: the
-    service's model calls custom tools with schema arguments only.
+    so are LangChain injected arguments that have a default (the default is used). A call
+    that sets one of these hidden arguments is refused, naming it: only your code supplies
+    them. An injected argument without a default, or an `InjectedToolCallId`, is refused
+    here: the service's model calls custom tools with schema arguments only.
     """
 
     def build(fn: Callable[..., Any]) -> CustomTool:
@@ -711,6 +735,7 @@ def custom_tool(
         doc = inspect.getdoc(fn) or ""
         text = description or (doc.split("\n\nArgs:")[0] if parse_docstring else doc)
         is_async = inspect.iscoroutinefunction(fn)
+        hidden = injected_parameters(fn) | ({context} if context else set())
         return CustomTool(
             slug=tool_slug,
             name=name or tool_slug,
@@ -724,6 +749,7 @@ def custom_tool(
             output_schema=output_schema,
             extends_toolkit=extends_toolkit,
             preload=preload,
+            hidden_arguments=hidden,
         )
 
     if func is not None:

@@ -15,6 +15,8 @@ from typing import Annotated, Any
 import httpx
 import pytest
 from langchain_core.messages import ToolMessage
+from langchain_core.tools import InjectedToolArg
+from langchain_core.tools import tool as lc_tool
 from pydantic import AfterValidator
 
 from langchain_toolrouter import session as session_module
@@ -647,6 +649,53 @@ async def test_custom_tool_arguments_are_checked_alike_on_every_async_path(
     mixed = await session.aexecute("COMPOSIO_MULTI_EXECUTE_TOOL", {"tools": items})
     assert mixed.data["results"][0]["error"] == ADD_REFUSED
     assert added == []
+
+
+secrets_seen: list[str] = []
+
+
+@lc_tool
+def sign(text: str, secret: Annotated[str, InjectedToolArg] = "s3") -> str:
+    """Sign a text with the application's secret."""
+    secrets_seen.append(secret)
+    return f"{text}:{secret}"
+
+
+def stamp(text: str, secret: Annotated[str, InjectedToolArg] = "s3") -> str:
+    """Stamp a text with the application's secret."""
+    secrets_seen.append(secret)
+    return f"{text}:{secret}"
+
+
+def secret_refused(slug: str) -> str:
+    return (
+        f"Invalid arguments for {slug}; the call was not sent. Fix these and call again:\n"
+        "- /secret: 'secret' is supplied by the application; the model cannot set it "
+        "(expected the arguments without 'secret')"
+    )
+
+
+def test_the_model_cannot_set_an_injected_argument_on_any_path(
+    router: ToolRouter, user: str
+) -> None:
+    session = new_session(router, user, custom_tools=[sign, stamp])
+    secrets_seen.clear()
+    forged = {"text": "t", "secret": "hack"}
+    for slug in ("LOCAL_SIGN", "LOCAL_STAMP"):
+        direct = session.tool(slug)
+        assert "secret" not in direct.tool_call_schema["properties"]  # type: ignore[index]
+        message = direct.invoke(call(direct, forged))
+        assert (message.status, message.content) == ("error", secret_refused(slug))
+        items = [
+            {"tool_slug": slug, "arguments": forged},
+            {"tool_slug": "NOTES_LIST_NOTES", "arguments": {}},
+        ]
+        mixed = multi_call(session, items)
+        assert mixed.artifact["data"]["results"][0]["error"] == secret_refused(slug)
+        assert multi_call(session, items[:1]).artifact["error"] == secret_refused(slug)
+        assert session.execute(slug, forged).error == secret_refused(slug)
+        assert session.execute(slug, {"text": "t"}).data == {"result": "t:s3"}
+    assert secrets_seen == ["s3", "s3"]
 
 
 def test_rate_limit_after_retries_is_an_error_message(

@@ -710,3 +710,66 @@ def test_a_parameter_types_own_check_is_reported_like_the_schemas() -> None:
     # What only the signature's model can check (a validator) reads like a schema problem.
     assert loud.run({"text": "hi"}).error == LOUD_REFUSED
     assert loud.run({"text": "HI"}).data == {"result": "HI"}
+
+
+def injected_refusal(slug: str, name: str) -> str:
+    return (
+        f"Invalid arguments for {slug}; the call was not sent. Fix these and call again:\n"
+        f"- /{name}: '{name}' is supplied by the application; the model cannot set it "
+        f"(expected the arguments without '{name}')"
+    )
+
+
+def injected_tools(seen: list[str]) -> list[CustomTool]:
+    """One tool per way of writing a tool with an injected argument `secret`."""
+
+    def raw(team: str, secret: Annotated[str, InjectedToolArg] = "s3") -> dict[str, Any]:
+        """A plain function given as is."""
+        seen.append(secret)
+        return {"team": team, "secret": secret}
+
+    @lc_tool
+    def lc(team: str, secret: Annotated[str, InjectedToolArg] = "s3") -> dict[str, Any]:
+        """A LangChain tool."""
+        seen.append(secret)
+        return {"team": team, "secret": secret}
+
+    def explicit(team: str, secret: Annotated[str, InjectedToolArg] = "s3") -> dict[str, Any]:
+        seen.append(secret)
+        return {"team": team, "secret": secret}
+
+    schema = {"type": "object", "properties": {"team": {"type": "string"}}}
+    return [
+        custom_tool(raw),
+        CustomTool.from_tool(lc),
+        CustomRegistry([lc]).tools[0],
+        custom_tool(explicit, input_schema=schema, description="An explicit schema."),
+    ]
+
+
+def test_the_model_cannot_set_an_injected_argument() -> None:
+    seen: list[str] = []
+    for tool in injected_tools(seen):
+        assert list(tool.input_schema["properties"]) == ["team"], tool
+        refused = tool.run({"team": "web", "secret": "hack"})
+        assert (refused.successful, refused.error) == (
+            False,
+            injected_refusal(tool.final_slug, "secret"),
+        ), tool
+        refused_async = asyncio.run(tool.arun({"team": "web", "secret": "hack"}))
+        assert refused_async.error == refused.error
+        assert tool.run({"team": "web"}).data == {"team": "web", "secret": "s3"}
+    assert seen == ["s3"] * 4  # the function never saw the model's value
+
+
+def test_the_model_cannot_set_the_context_parameter() -> None:
+    # With an explicit schema the arguments are passed as given: a `ctx` the model made up
+    # reached the function whenever no context was given.
+    @custom_tool(input_schema={"type": "object", "properties": {"q": {"type": "string"}}})
+    def ask(q: str, ctx: CustomToolContext | None = None) -> dict[str, Any]:
+        """Ask."""
+        return {"q": q, "ctx": repr(ctx)}
+
+    refused = ask.run({"q": "x", "ctx": "forged"})
+    assert refused.error == injected_refusal("LOCAL_ASK", "ctx")
+    assert ask.run({"q": "x"}).data == {"q": "x", "ctx": "None"}
