@@ -9,6 +9,10 @@
 * anything else goes to the service: `execute`, or `execute_meta` for `COMPOSIO_*` slugs, with
   the custom definitions inline when the API version needs them (v3.1).
 
+A `LOCAL_` slug with no function here (a session resumed without its custom tools) goes to the
+service too, which refuses it; its refusal, or the failed multi-execute item, then also says
+how to pass the custom tools (`CustomRegistry.missing_hint`).
+
 `SessionToolExecutor` is what a session's `ToolRouterTool` calls: it routes, and turns client
 errors the model can act on into `ToolRouterToolError`s; "no active connection" first fetches a
 connect link (one per toolkit, reused until the toolkit is connected). A custom tool's arguments
@@ -27,16 +31,29 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_toolrouter._connections import ConnectionLink
 from langchain_toolrouter._custom_registry import CustomRegistry
-from langchain_toolrouter._multi_execute import MULTI_EXECUTE_SLUG, MultiExecutePlan, merge, plan
+from langchain_toolrouter._multi_execute import (
+    MULTI_EXECUTE_SLUG,
+    MultiExecutePlan,
+    hint_unknown_local,
+    merge,
+    plan,
+)
 from langchain_toolrouter._results import ToolOutcome
 from langchain_toolrouter._tool_errors import (
+    SESSION_NOT_FOUND,
     ToolArgumentsError,
     ToolNotConnectedError,
     is_no_connection,
     translate_error,
 )
 from langchain_toolrouter.custom_tools import CustomTool, CustomToolContext
-from langchain_toolrouter.errors import APIError, TransportError
+from langchain_toolrouter.errors import (
+    APIError,
+    BadRequestError,
+    NotFoundError,
+    TransportError,
+    UnprocessableEntityError,
+)
 from langchain_toolrouter.schema.errors import ArgsValidationError
 from langchain_toolrouter.wire import models as m
 
@@ -131,8 +148,12 @@ class Dispatcher:
             return custom.run(payload, self.context(custom))
         split = self._plan(slug, payload)
         if split is not None:
-            return self._run_split(split)
-        return self._remote(slug, payload, account)
+            return self._hinted(slug, self._run_split(split))
+        try:
+            return self._hinted(slug, self._remote(slug, payload, account))
+        except APIError as exc:
+            self._hint_refusal(slug, exc)
+            raise
 
     async def aroute(
         self, slug: str, payload: dict[str, Any], account: str | None = None
@@ -143,8 +164,30 @@ class Dispatcher:
             return await custom.arun(payload, self.context(custom))
         split = self._plan(slug, payload)
         if split is not None:
-            return await self._arun_split(split)
-        return await self._aremote(slug, payload, account)
+            return self._hinted(slug, await self._arun_split(split))
+        try:
+            return self._hinted(slug, await self._aremote(slug, payload, account))
+        except APIError as exc:
+            self._hint_refusal(slug, exc)
+            raise
+
+    def _hinted(self, slug: str, outcome: ToolOutcome) -> ToolOutcome:
+        """A multi-execute answer with the fix added to items naming a custom tool this
+        session has no function for."""
+        if slug.upper() != MULTI_EXECUTE_SLUG:
+            return outcome
+        return hint_unknown_local(outcome, self.registry.missing_hint)
+
+    def _hint_refusal(self, slug: str, exc: APIError) -> None:
+        """Add the fix to the service's refusal of a custom tool this session has no function
+        for (it is the caller's exception, made for this call: its `suggested_fix` and text
+        gain the hint)."""
+        hint = self.registry.missing_hint(slug)
+        refused = isinstance(exc, BadRequestError | NotFoundError | UnprocessableEntityError)
+        if hint is None or not refused or exc.slug == SESSION_NOT_FOUND:
+            return
+        exc.suggested_fix = f"{exc.suggested_fix} {hint}" if exc.suggested_fix else hint
+        exc.args = (exc._render(),)
 
     def _remote(self, slug: str, payload: dict[str, Any], account: str | None) -> ToolOutcome:
         if is_meta(slug):

@@ -35,6 +35,7 @@ from langchain_toolrouter.errors import (
 
 __all__ = [
     "NO_ACTIVE_CONNECTION",
+    "SESSION_NOT_FOUND",
     "ToolArgumentsError",
     "ToolExecutionError",
     "ToolNotConnectedError",
@@ -199,7 +200,8 @@ class ToolTransportError(ToolRouterToolError):
 NO_ACTIVE_CONNECTION = "ToolRouterV2_NoActiveConnection"
 """The service's slug for "the toolkit has no active connected account"."""
 
-_SESSION_NOT_FOUND = "ToolRouterV2_SessionNotFound"
+SESSION_NOT_FOUND = "ToolRouterV2_SessionNotFound"
+"""The service's slug for "no such session" (deleted, expired or never made)."""
 
 
 def is_no_connection(exc: APIError) -> bool:
@@ -223,7 +225,7 @@ def translate_error(exc: ToolRouterError, *, tool: str) -> ToolRouterToolError |
         )
     if isinstance(exc, AuthenticationError | PermissionDeniedError):
         return None
-    if isinstance(exc, NotFoundError) and exc.slug in (_SESSION_NOT_FOUND, None):
+    if isinstance(exc, NotFoundError) and exc.slug in (SESSION_NOT_FOUND, None):
         return None
     if isinstance(exc, APIError):
         text = f"{tool} was refused by the Tool Router service: {exc.message}"

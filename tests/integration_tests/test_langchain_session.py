@@ -8,6 +8,7 @@ import asyncio
 import copy
 import json
 import pickle
+import re
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -696,6 +697,51 @@ def test_the_model_cannot_set_an_injected_argument_on_any_path(
         assert session.execute(slug, forged).error == secret_refused(slug)
         assert session.execute(slug, {"text": "t"}).data == {"result": "t:s3"}
     assert secrets_seen == ["s3", "s3"]
+
+
+RESUME_FIX = "router.get_session(session_id, custom_tools=[...])"
+
+
+def test_a_session_resumed_without_its_custom_tools_says_how_to_pass_them(
+    router: ToolRouter, server: EmulatorServer, user: str
+) -> None:
+    session = new_session(router, user, custom_tools=[shout])
+    resumed = router.get_session(session.session_id)  # v3.1: the service forgot LOCAL_SHOUT
+    missing = "LOCAL_SHOUT is a custom tool and this session has no function for it"
+    with pytest.raises(NotFoundError) as raised:
+        resumed.execute("LOCAL_SHOUT", {"text": "x"})
+    assert missing in (raised.value.suggested_fix or "")
+    assert RESUME_FIX in str(raised.value)
+    answer = multi_call(resumed, [{"tool_slug": "LOCAL_SHOUT", "arguments": {"text": "x"}}])
+    assert answer.status == "error"
+    item = answer.artifact["data"]["results"][0]
+    assert missing in item["error"]
+    assert RESUME_FIX in item["response"]["error"]
+    with pytest.raises(LookupError, match=re.escape(RESUME_FIX)):
+        resumed.tool("LOCAL_SHOUT")
+
+    # v3 keeps the definition, so the model can still call the tool: the service refuses to
+    # run custom code, and the model's error says what the developer must do.
+    with make_router(server, api_version="v3") as v3:
+        kept = v3.create_session(user, toolkits=["notes"], custom_tools=[shout])
+        tool = v3.get_session(kept.session_id).tool("LOCAL_SHOUT")
+        message = tool.invoke(call(tool, {"text": "x"}))
+        assert message.status == "error"
+        assert "the server does not run custom tool code" in message.content
+        assert missing in message.content
+        assert RESUME_FIX in message.content
+
+
+async def test_an_async_session_resumed_without_its_custom_tools_says_how_to_pass_them(
+    arouter: ToolRouter, user: str
+) -> None:
+    session = await arouter.acreate_session(user, toolkits=["notes"], custom_tools=[shout])
+    resumed = await arouter.aget_session(session.session_id)
+    with pytest.raises(NotFoundError, match=re.escape(RESUME_FIX)):
+        await resumed.aexecute("LOCAL_SHOUT", {"text": "x"})
+    items = [{"tool_slug": "LOCAL_SHOUT", "arguments": {"text": "x"}}]
+    answer = await resumed.aexecute("COMPOSIO_MULTI_EXECUTE_TOOL", {"tools": items})
+    assert RESUME_FIX in answer.data["results"][0]["error"]
 
 
 def test_rate_limit_after_retries_is_an_error_message(
