@@ -4,7 +4,8 @@ Built once from what the user passed (`CustomTool`, `CustomToolkit`, LangChain t
 functions). The service's echo on create/attach is the source of truth for final slugs, so
 `apply_echo` re-keys the tools by what the service returned. Lookup is case-insensitive, by
 final `LOCAL_...` slug or by a unique original slug (an original slug shared by several tools
-is ambiguous and refused).
+is ambiguous and refused). A `LOCAL_` slug with no tool here (a session resumed without its
+custom tools) gets a hint saying how to pass them (`missing_hint`).
 """
 
 from __future__ import annotations
@@ -113,6 +114,17 @@ class CustomRegistry:
             msg = f"{slug!r} names several custom tools ({names}); call one by its full slug"
             raise AmbiguousSlugError(msg)
         return matches[0] if matches else None
+
+    def missing_hint(self, slug: str) -> str | None:
+        """What to do when a `LOCAL_` slug has no function here (typically a session resumed
+        without its custom tools); `None` when it has one, or is not a custom tool's slug."""
+        if not slug.upper().startswith("LOCAL_") or self.resolve_exact(slug) is not None:
+            return None
+        return (
+            f"{slug} is a custom tool and this session has no function for it: pass the "
+            "session's custom tools when resuming it, "
+            "router.get_session(session_id, custom_tools=[...])."
+        )
 
     def preloaded(self) -> Sequence[CustomTool]:
         """Tools listed directly (tool or toolkit `preload=True`); the rest are found by search."""

@@ -6,9 +6,11 @@ properties do (`schema.naming`): a name pydantic or LangChain would take (`callb
 parameter's name as its alias, and is passed back to the function under its own name.
 
 Not part of the schema: the `CustomToolContext` parameter (also `CustomToolContext | None`),
-`*args`/`**kwargs`, and LangChain injected arguments that have a default (the default is
-used). An injected argument without a default, or an `InjectedToolCallId`, is refused: the
-service's model calls a custom tool with schema arguments only, so nothing could supply it.
+and LangChain injected arguments that have a default (the default is used). An injected
+argument without a default, or an `InjectedToolCallId`, is refused: the service's model calls a
+custom tool with schema arguments only, so nothing could supply it. So are `*args` (a custom
+tool is called with keyword arguments only) and, unless an explicit input schema says what the
+arguments are, `**kwargs` (the model would see no property for it, so it would get nothing).
 """
 
 from __future__ import annotations
@@ -27,7 +29,14 @@ from pydantic.fields import FieldInfo
 
 from langchain_toolrouter.schema.naming import field_names
 
-__all__ = ["SignatureModel", "check_injected_fields", "context_parameter", "signature_model"]
+__all__ = [
+    "SignatureModel",
+    "check_injected_fields",
+    "context_parameter",
+    "injected_fields",
+    "injected_parameters",
+    "signature_model",
+]
 
 _CONFIG = ConfigDict(arbitrary_types_allowed=True)
 
@@ -81,9 +90,9 @@ def refuse_injected(slug: str, name: str, marks: list[type[InjectedToolArg]]) ->
         why = "the service's model calls a custom tool with schema arguments only"
     msg = (
         f"custom tool {slug!r}: parameter {name!r} is an injected argument ({what}) and "
-        f"nothing would supply it ({why}): give it a default, bind it yourself "
-        "(functools.partial or a closure), or take a CustomToolContext parameter for the "
-        "session's user and id"
+        f"nothing would supply it ({why}): give it a default, bind it yourself (a closure, "
+        "or a def without that parameter that calls your function), or take a "
+        "CustomToolContext parameter for the session's user and id"
     )
     raise TypeError(msg)
 
@@ -97,6 +106,29 @@ def check_injected_fields(slug: str, schema: object) -> None:
         marks = injected_marks(info.annotation, info.metadata)
         if marks and (info.is_required() or _has_call_id(marks)):
             refuse_injected(slug, info.alias or name, marks)
+
+
+def injected_fields(schema: object) -> frozenset[str]:
+    """The names (aliases) of a LangChain tool's injected arguments: its code gets them, the
+    model must not set them (a dict schema has none)."""
+    if not (isinstance(schema, type) and issubclass(schema, BaseModel)):
+        return frozenset()
+    return frozenset(
+        info.alias or name
+        for name, info in schema.model_fields.items()
+        if injected_marks(info.annotation, info.metadata)
+    )
+
+
+def injected_parameters(fn: Callable[..., Any]) -> frozenset[str]:
+    """The names of `fn`'s parameters marked as LangChain injected arguments (hidden from the
+    model; the ones without a default are refused at definition)."""
+    hints = _hints(fn)
+    return frozenset(
+        param.name
+        for param in inspect.signature(fn).parameters.values()
+        if injected_marks(hints.get(param.name, param.annotation))
+    )
 
 
 def _has_call_id(marks: list[type[InjectedToolArg]]) -> bool:
@@ -135,12 +167,15 @@ def signature_model(
 
     Raises:
         ValueError: several `CustomToolContext` parameters.
-        TypeError: a positional-only parameter, or an injected argument nothing can supply.
+        TypeError: a positional-only, `*args` or `**kwargs` parameter, or an injected argument
+            nothing can supply.
     """
     hints = _hints(fn)
     params = list(inspect.signature(fn).parameters.values())
     context = _context_params(slug, params, hints, context_type)
-    kept = [p for p in params if p not in context and _in_schema(slug, p, hints)]
+    kept = [
+        p for p in params if p not in context and _in_schema(slug, p, hints, schema_given=False)
+    ]
     _, descriptions = _infer_arg_descriptions(
         fn, parse_docstring=parse_docstring, error_on_invalid_docstring=False
     )
@@ -171,13 +206,15 @@ def context_parameter(
 
     Raises:
         ValueError: several `CustomToolContext` parameters.
+        TypeError: a positional-only or `*args` parameter, or an injected argument nothing
+            can supply (`**kwargs` is fine here: it receives the arguments the schema has).
     """
     params = list(inspect.signature(fn).parameters.values())
     hints = _hints(fn)
     context = _context_params(slug, params, hints, context_type)
     for param in params:  # the same definition-time refusals as for a signature's model
         if param not in context:
-            _in_schema(slug, param, hints)
+            _in_schema(slug, param, hints, schema_given=True)
     if not context:
         return None, False
     return context[0].name, context[0].default is not inspect.Parameter.empty
@@ -193,9 +230,28 @@ def _context_params(
     return context
 
 
-def _in_schema(slug: str, param: inspect.Parameter, hints: Mapping[str, Any]) -> bool:
-    if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
-        return False
+def _in_schema(
+    slug: str, param: inspect.Parameter, hints: Mapping[str, Any], *, schema_given: bool
+) -> bool:
+    """Whether `param` is a property of the schema built from the signature; raises the
+    definition-time error of a parameter nothing could fill."""
+    if param.kind is param.VAR_POSITIONAL:
+        msg = (
+            f"custom tool {slug!r}: parameter '*{param.name}' would always be empty, as a "
+            f"custom tool is called with keyword arguments only: take a list instead "
+            f"(e.g. '{param.name}: list[str]')"
+        )
+        raise TypeError(msg)
+    if param.kind is param.VAR_KEYWORD:
+        if schema_given:  # the given schema says what the arguments are; all are passed
+            return False
+        msg = (
+            f"custom tool {slug!r}: parameter '**{param.name}' would receive nothing, as "
+            "the model sees only the named parameters: declare each argument as a parameter, "
+            "or pass input_schema={...} describing them (they then arrive as keyword "
+            f"arguments, '**{param.name}' included)"
+        )
+        raise TypeError(msg)
     if param.kind is param.POSITIONAL_ONLY:
         msg = (
             f"custom tool {slug!r}: parameter {param.name!r} is positional-only, but a "

@@ -9,9 +9,15 @@
 * anything else goes to the service: `execute`, or `execute_meta` for `COMPOSIO_*` slugs, with
   the custom definitions inline when the API version needs them (v3.1).
 
+A `LOCAL_` slug with no function here (a session resumed without its custom tools) goes to the
+service too, which refuses it; its refusal, or the failed multi-execute item, then also says
+how to pass the custom tools (`CustomRegistry.missing_hint`).
+
 `SessionToolExecutor` is what a session's `ToolRouterTool` calls: it routes, and turns client
 errors the model can act on into `ToolRouterToolError`s; "no active connection" first fetches a
-connect link (one per toolkit, reused until the toolkit is connected).
+connect link (one per toolkit, reused until the toolkit is connected). A custom tool's arguments
+are checked first, so that a refusal is a `ToolArgumentsError` with the same text as the
+schema check's (and as the custom tool's failed result on the other paths).
 """
 
 from __future__ import annotations
@@ -25,16 +31,31 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_toolrouter._connections import ConnectionLink
 from langchain_toolrouter._custom_registry import CustomRegistry
-from langchain_toolrouter._multi_execute import MULTI_EXECUTE_SLUG, MultiExecutePlan, merge, plan
+from langchain_toolrouter._multi_execute import (
+    MULTI_EXECUTE_SLUG,
+    MultiExecutePlan,
+    hint_unknown_local,
+    merge,
+    plan,
+)
 from langchain_toolrouter._results import ToolOutcome
 from langchain_toolrouter._tool_errors import (
+    SESSION_NOT_FOUND,
+    ToolArgumentsError,
     ToolNotConnectedError,
     is_no_connection,
     translate_error,
     transport_failure_text,
 )
 from langchain_toolrouter.custom_tools import CustomTool, CustomToolContext
-from langchain_toolrouter.errors import APIError, TransportError
+from langchain_toolrouter.errors import (
+    APIError,
+    BadRequestError,
+    NotFoundError,
+    TransportError,
+    UnprocessableEntityError,
+)
+from langchain_toolrouter.schema.errors import ArgsValidationError
 from langchain_toolrouter.wire import models as m
 
 if TYPE_CHECKING:
@@ -128,8 +149,12 @@ class Dispatcher:
             return custom.run(payload, self.context(custom))
         split = self._plan(slug, payload)
         if split is not None:
-            return self._run_split(split)
-        return self._remote(slug, payload, account)
+            return self._hinted(slug, self._run_split(split))
+        try:
+            return self._hinted(slug, self._remote(slug, payload, account))
+        except APIError as exc:
+            self._hint_refusal(slug, exc)
+            raise
 
     async def aroute(
         self, slug: str, payload: dict[str, Any], account: str | None = None
@@ -140,8 +165,30 @@ class Dispatcher:
             return await custom.arun(payload, self.context(custom))
         split = self._plan(slug, payload)
         if split is not None:
-            return await self._arun_split(split)
-        return await self._aremote(slug, payload, account)
+            return self._hinted(slug, await self._arun_split(split))
+        try:
+            return self._hinted(slug, await self._aremote(slug, payload, account))
+        except APIError as exc:
+            self._hint_refusal(slug, exc)
+            raise
+
+    def _hinted(self, slug: str, outcome: ToolOutcome) -> ToolOutcome:
+        """A multi-execute answer with the fix added to items naming a custom tool this
+        session has no function for."""
+        if slug.upper() != MULTI_EXECUTE_SLUG:
+            return outcome
+        return hint_unknown_local(outcome, self.registry.missing_hint)
+
+    def _hint_refusal(self, slug: str, exc: APIError) -> None:
+        """Add the fix to the service's refusal of a custom tool this session has no function
+        for (it is the caller's exception, made for this call: its `suggested_fix` and text
+        gain the hint)."""
+        hint = self.registry.missing_hint(slug)
+        refused = isinstance(exc, BadRequestError | NotFoundError | UnprocessableEntityError)
+        if hint is None or not refused or exc.slug == SESSION_NOT_FOUND:
+            return
+        exc.suggested_fix = f"{exc.suggested_fix} {hint}" if exc.suggested_fix else hint
+        exc.args = (exc._render(),)
 
     def _remote(self, slug: str, payload: dict[str, Any], account: str | None) -> ToolOutcome:
         if is_meta(slug):
@@ -346,8 +393,21 @@ class SessionToolExecutor:
         )
         raise TypeError(msg)
 
+    def _check_custom(self, payload: dict[str, Any]) -> None:
+        """Refuse a custom tool call whose arguments its own checks refuse (the schema check
+        the tool made is the same first step, but a function's parameter types and hidden
+        arguments are checked here only)."""
+        custom = self._dispatcher.registry.resolve_exact(self._slug)
+        if custom is None:
+            return
+        try:
+            custom.validate_arguments(payload)
+        except ArgsValidationError as exc:
+            raise ToolArgumentsError(tool=self._slug, errors=exc.errors, detail=str(exc)) from exc
+
     def execute(self, payload: dict[str, Any]) -> ToolOutcome:
         """Run the call with the sync client."""
+        self._check_custom(payload)
         try:
             return self._dispatcher.route(self._slug, payload)
         except (APIError, TransportError) as exc:
@@ -360,6 +420,7 @@ class SessionToolExecutor:
 
     async def aexecute(self, payload: dict[str, Any]) -> ToolOutcome:
         """Run the call with the async client."""
+        self._check_custom(payload)
         try:
             return await self._dispatcher.aroute(self._slug, payload)
         except (APIError, TransportError) as exc:

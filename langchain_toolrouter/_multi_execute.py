@@ -3,19 +3,27 @@
 Pure functions, no I/O (wire reference section 10.4): `plan` sorts the items of one call into
 local ones (custom tools, run here) and remote ones (sent to the service in ONE call that
 keeps every other field), and `merge` puts the answers back in the original order with the
-counts recomputed. The session drives both halves, sync or async.
+counts recomputed. The session drives both halves, sync or async. `hint_unknown_local` adds
+the developer's fix to failed items naming a custom tool this process has no function for.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from langchain_toolrouter._results import ToolOutcome
 from langchain_toolrouter.custom_tools import CustomTool
 
-__all__ = ["MULTI_EXECUTE_SLUG", "LocalItem", "MultiExecutePlan", "merge", "plan"]
+__all__ = [
+    "MULTI_EXECUTE_SLUG",
+    "LocalItem",
+    "MultiExecutePlan",
+    "hint_unknown_local",
+    "merge",
+    "plan",
+]
 
 MULTI_EXECUTE_SLUG = "COMPOSIO_MULTI_EXECUTE_TOOL"
 #: The service runs at most this many items per call (wire reference 11 #23; the meta tool's
@@ -150,6 +158,35 @@ def merge(
         error=error,
         log_id=remote.log_id if remote is not None else "",
     )
+
+
+def hint_unknown_local(outcome: ToolOutcome, hint: Callable[[str], str | None]) -> ToolOutcome:
+    """`outcome` with `hint(slug)` added to the error of each failed item whose slug has one
+    (a `LOCAL_` slug with no function here: the service's text only says it does not know or
+    run it); the same object when no item has a hint."""
+    data = outcome.data
+    results = data.get("results") if isinstance(data, Mapping) else None
+    if not isinstance(data, Mapping) or not isinstance(results, list):
+        return outcome
+    hinted: list[Any] = []
+    for entry in results:
+        slug = entry.get("tool_slug") if isinstance(entry, Mapping) else None
+        extra = hint(slug) if isinstance(slug, str) and not _succeeded(entry) else None
+        if extra is None:
+            hinted.append(entry)
+            continue
+        changed = {**entry, "error": _joined(entry.get("error"), extra)}
+        response = entry.get("response")
+        if isinstance(response, Mapping):
+            changed["response"] = {**response, "error": _joined(response.get("error"), extra)}
+        hinted.append(changed)
+    if all(new is old for new, old in zip(hinted, results, strict=True)):
+        return outcome
+    return replace(outcome, data={**data, "results": hinted})
+
+
+def _joined(text: Any, extra: str) -> str:
+    return f"{text} {extra}" if text else extra
 
 
 def _merge_remote(

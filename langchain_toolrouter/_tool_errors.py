@@ -36,6 +36,7 @@ from langchain_toolrouter.errors import (
 
 __all__ = [
     "NO_ACTIVE_CONNECTION",
+    "SESSION_NOT_FOUND",
     "ToolArgumentsError",
     "ToolExecutionError",
     "ToolNotConnectedError",
@@ -43,6 +44,7 @@ __all__ = [
     "ToolRouterToolError",
     "ToolServiceError",
     "ToolTransportError",
+    "arguments_error_text",
     "error_artifact",
     "is_no_connection",
     "translate_error",
@@ -98,21 +100,30 @@ class ToolArgumentsError(ToolRouterToolError):
     """
 
     def __init__(self, *, tool: str, errors: Sequence[Mapping[str, Any]], detail: str) -> None:
-        lines = [f"Invalid arguments for {tool}; the call was not sent. Fix these and call again:"]
-        for item in errors:
-            path = item.get("path") or "(root)"
-            expected = item.get("expected")
-            line = f"- {path}: {item.get('message', 'invalid value')}"
-            if expected:
-                line += f" (expected {expected})"
-            lines.append(line)
-        if not errors:
-            lines.append(f"- {detail}")
-        super().__init__("\n".join(lines), tool=tool)
+        super().__init__(arguments_error_text(tool, errors, detail), tool=tool)
         self.errors = [dict(item) for item in errors]
 
     def _facts(self) -> dict[str, Any]:
         return {"errors": self.errors}
+
+
+def arguments_error_text(tool: str, errors: Sequence[Mapping[str, Any]], detail: str = "") -> str:
+    """What the model reads about arguments that do not fit a tool: one line per problem.
+
+    The one text for every path: a direct tool call (`ToolArgumentsError`), and a custom tool
+    run by multi-execute or `session.execute` (its failed result's `error`).
+    """
+    lines = [f"Invalid arguments for {tool}; the call was not sent. Fix these and call again:"]
+    for item in errors:
+        path = item.get("path") or "(root)"
+        expected = item.get("expected")
+        line = f"- {path}: {item.get('message', 'invalid value')}"
+        if expected:
+            line += f" (expected {expected})"
+        lines.append(line)
+    if not errors:
+        lines.append(f"- {detail}")
+    return "\n".join(lines)
 
 
 class ToolExecutionError(ToolRouterToolError):
@@ -224,7 +235,8 @@ def _sentence(text: str) -> str:
 NO_ACTIVE_CONNECTION = "ToolRouterV2_NoActiveConnection"
 """The service's slug for "the toolkit has no active connected account"."""
 
-_SESSION_NOT_FOUND = "ToolRouterV2_SessionNotFound"
+SESSION_NOT_FOUND = "ToolRouterV2_SessionNotFound"
+"""The service's slug for "no such session" (deleted, expired or never made)."""
 
 
 def is_no_connection(exc: APIError) -> bool:
@@ -248,7 +260,7 @@ def translate_error(exc: ToolRouterError, *, tool: str) -> ToolRouterToolError |
         )
     if isinstance(exc, AuthenticationError | PermissionDeniedError):
         return None
-    if isinstance(exc, NotFoundError) and exc.slug in (_SESSION_NOT_FOUND, None):
+    if isinstance(exc, NotFoundError) and exc.slug in (SESSION_NOT_FOUND, None):
         return None
     if isinstance(exc, APIError):
         failed = exc.status >= 500

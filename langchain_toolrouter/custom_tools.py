@@ -20,6 +20,10 @@ Slug rules (checked when a tool is defined, with an error naming the fix): a slu
 
 A call of a custom tool returns `{data, error, successful}`; an exception inside your
 function becomes a failed result the model can read (`successful: false`), not a crash.
+Arguments are checked the same way on every path (a direct tool call, multi-execute,
+`session.execute`): strictly against the input schema (`"5"` is not an integer), and
+refused with the same text. An argument hidden from the model (a LangChain injected argument,
+the `CustomToolContext` parameter) is refused when a call sets it: only your code supplies it.
 
 Connections: standalone tools and custom-toolkit tools need none. A tool with
 `extends_toolkit="github"` inherits the user's GitHub connection, as with the official SDK:
@@ -36,7 +40,8 @@ import copy
 import inspect
 import logging
 import re
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+import reprlib
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextvars import copy_context
 from dataclasses import dataclass
@@ -52,9 +57,15 @@ from langchain_toolrouter._custom_signature import (
     SignatureModel,
     check_injected_fields,
     context_parameter,
+    injected_fields,
+    injected_parameters,
     signature_model,
 )
 from langchain_toolrouter._results import ToolOutcome
+from langchain_toolrouter._tool_errors import arguments_error_text
+from langchain_toolrouter.schema.convert import Conversion, json_schema_to_model
+from langchain_toolrouter.schema.errors import ArgsValidationError
+from langchain_toolrouter.schema.pointers import to_pointer
 
 if TYPE_CHECKING:
     from langchain_toolrouter.wire.models import (
@@ -197,7 +208,13 @@ class CustomTool:
     """One custom tool: its definition for the service and the code that runs it here.
 
     Build one with the `custom_tool` decorator or `CustomTool.from_tool(langchain_tool)`.
+    A tool made from a function can still be called as that function (see `__call__`).
+    Constructed directly, `hidden_arguments` names what the code gets from elsewhere (an
+    injected argument, the context parameter): a call that sets one is refused.
     """
+
+    __wrapped__: Callable[..., Any]
+    """The decorated function (absent for a tool made from a LangChain tool)."""
 
     def __init__(
         self,
@@ -215,6 +232,7 @@ class CustomTool:
         output_schema: Mapping[str, Any] | None = None,
         extends_toolkit: str | None = None,
         preload: bool = False,
+        hidden_arguments: Iterable[str] = (),
     ) -> None:
         validate_slug(slug)
         if not description or not description.strip():
@@ -257,6 +275,36 @@ class CustomTool:
         self._context_param = context_param
         self._context_optional = context_optional
         self._final_slug = final_slug(slug, extends_toolkit)
+        # The schema layer's check of `input_schema`, the one a direct tool call uses (read
+        # now, so a schema it cannot read at all is refused here, at definition).
+        self._checks: Conversion = json_schema_to_model(self.input_schema, name=slug)
+        # What the code gets from elsewhere and the model must not set (unless the schema
+        # itself offers a property of that name).
+        self._hidden = frozenset(hidden_arguments) - set(self.input_schema["properties"])
+        function = func or coroutine
+        if function is not None:
+            self.__wrapped__ = function  # `inspect.signature(tool)` shows the function's
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Call the decorated function itself with these arguments, as if undecorated.
+
+        Nothing is validated or wrapped: the function's own return value comes back (a
+        coroutine for an `async def`), so code and unit tests that call the function keep
+        working. The model's calls go through `run`/`arun` (validation, `{data, error,
+        successful}`), as does `session.execute`.
+
+        Raises:
+            TypeError: the tool was made from a LangChain tool, which has no function here.
+        """
+        function = self._func or self._coroutine
+        if function is None:
+            msg = (
+                f"{self.final_slug} wraps a LangChain tool and has no function to call: "
+                "call the LangChain tool's invoke({...}), or run the custom tool with "
+                ".run({...})"
+            )
+            raise TypeError(msg)
+        return function(*args, **kwargs)
 
     @property
     def final_slug(self) -> str:
@@ -384,18 +432,57 @@ class CustomTool:
             _log.warning("custom tool %s: %s", self.final_slug, error)
             return ToolOutcome(successful=False, data={}, error=error)
 
+    def validate_arguments(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """Check a call's arguments as every call path does; return the keyword arguments
+        the code receives (the context aside).
+
+        First the input schema's strict check, the one a direct tool call makes (`"5"` is
+        not an integer, `5.0` is); then, for a function, its signature's model, which turns
+        the JSON into the parameters' types (a date string into a `date`, ...).
+
+        Raises:
+            ArgsValidationError: naming each bad argument by JSON pointer, with what was
+                expected (`arguments_error_text` renders it for the model).
+        """
+        problems = [
+            {
+                "path": to_pointer([name]),
+                "message": f"{name!r} is supplied by the application; the model cannot set it",
+                "expected": f"the arguments without {name!r}",
+            }
+            for name in sorted(self._hidden.intersection(arguments))
+        ]
+        try:
+            checked = self._checks.validate(arguments)
+        except ArgsValidationError as exc:
+            problems.extend(exc.errors)
+        if problems:
+            raise ArgsValidationError(problems, tool=self.final_slug)
+        if self._signature is None:
+            return checked
+        try:
+            instance = self._signature.model.model_validate(checked)
+        except ValidationError as exc:
+            problems = [
+                {
+                    "path": to_pointer(error["loc"]),
+                    "message": error["msg"],
+                    "expected": "a value the parameter's type accepts",
+                }
+                for error in exc.errors()
+            ]
+            raise ArgsValidationError(problems, tool=self.final_slug) from None
+        return self._signature.call_kwargs(instance)
+
     def _call_kwargs(
         self, arguments: Mapping[str, Any], context: CustomToolContext | None
     ) -> dict[str, Any] | ToolOutcome:
         """The function's keyword arguments, or a failed outcome when they do not validate."""
-        if self._signature is not None:
-            try:
-                instance = self._signature.model.model_validate(dict(arguments))
-            except ValidationError as exc:
-                return _failed(self.final_slug, exc)
-            kwargs = self._signature.call_kwargs(instance)
-        else:
-            kwargs = dict(arguments)
+        try:
+            kwargs = self.validate_arguments(arguments)
+        except ArgsValidationError as exc:
+            error = arguments_error_text(self.final_slug, exc.errors)
+            return ToolOutcome(successful=False, data={}, error=error)
         if self._context_param is not None and not (context is None and self._context_optional):
             if context is None:
                 msg = (
@@ -418,6 +505,9 @@ class CustomTool:
     ) -> CustomTool:
         """Use an existing LangChain tool as a custom tool (its schema and its invoke/ainvoke).
 
+        Its injected arguments are hidden from the model, as LangChain hides them, and a
+        call that sets one is refused, naming it (the tool's default is what the code gets).
+
         Raises:
             TypeError: the tool has an injected argument without a default, or an
                 `InjectedToolCallId` (custom tool calls carry no tool call id).
@@ -433,6 +523,7 @@ class CustomTool:
             tool=tool,
             extends_toolkit=extends_toolkit,
             preload=preload,
+            hidden_arguments=injected_fields(tool.args_schema),
         )
 
     def __repr__(self) -> str:
@@ -615,14 +706,18 @@ def custom_tool(
         parse_docstring: Read Google-style `Args:` descriptions from the docstring.
 
     Every other parameter is a property under its exact name (`callbacks`, `_id` and
-    `model_config` included). A parameter annotated `CustomToolContext` (or
+    `model_config` included). `*args` is refused (calls pass keyword arguments only), and so
+    is `**kwargs` unless `input_schema` is given (without it the model would see no argument
+    for it). A parameter annotated `CustomToolContext` (or
     `CustomToolContext | None`) receives the session context and is not part of the schema;
-    so are LangChain injected arguments that have a default (the default is used). An
-    injected argument without a default, or an `InjectedToolCallId`, is refused here: the
-    service's model calls custom tools with schema arguments only.
+    so are LangChain injected arguments that have a default (the default is used). A call
+    that sets one of these hidden arguments is refused, naming it: only your code supplies
+    them. An injected argument without a default, or an `InjectedToolCallId`, is refused
+    here: the service's model calls custom tools with schema arguments only.
     """
 
     def build(fn: Callable[..., Any]) -> CustomTool:
+        _check_function(fn)
         tool_slug = slug or fn.__name__
         validate_slug(tool_slug)
         built: SignatureModel | None = None
@@ -640,6 +735,7 @@ def custom_tool(
         doc = inspect.getdoc(fn) or ""
         text = description or (doc.split("\n\nArgs:")[0] if parse_docstring else doc)
         is_async = inspect.iscoroutinefunction(fn)
+        hidden = injected_parameters(fn) | ({context} if context else set())
         return CustomTool(
             slug=tool_slug,
             name=name or tool_slug,
@@ -653,8 +749,43 @@ def custom_tool(
             output_schema=output_schema,
             extends_toolkit=extends_toolkit,
             preload=preload,
+            hidden_arguments=hidden,
         )
 
     if func is not None:
         return build(func)
     return build
+
+
+def _check_function(fn: object) -> None:
+    """Refuse what `custom_tool` cannot read as a function, naming what was given and the fix.
+
+    Raises:
+        TypeError: a LangChain tool, a `CustomTool`, or anything but a function or method
+            (a `functools.partial` or a callable object has no signature of its own to read).
+    """
+    if isinstance(fn, CustomTool):
+        msg = (
+            f"custom_tool() got a CustomTool ({fn.final_slug}), already a custom tool: use "
+            "it as is, or decorate the original function again for other options"
+        )
+        raise TypeError(msg)
+    if isinstance(fn, BaseTool):
+        msg = (
+            f"custom_tool() takes a function, got a LangChain tool ({type(fn).__name__} "
+            f"{fn.name!r}): use CustomTool.from_tool(tool) or pass it in custom_tools=[tool]"
+        )
+        raise TypeError(msg)
+    if not (inspect.isfunction(fn) or inspect.ismethod(fn)):
+        kind = type(fn)
+        what = (
+            kind.__qualname__
+            if kind.__module__ == "builtins"
+            else f"{kind.__module__}.{kind.__qualname__}"
+        )
+        msg = (
+            f"custom_tool() takes a function, got {what} ({reprlib.repr(fn)}): decorate a "
+            "def or async def (wrap a partial or a callable object in a def with the "
+            "parameters the model may set)"
+        )
+        raise TypeError(msg)

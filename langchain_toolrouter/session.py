@@ -926,6 +926,9 @@ class ToolRouterSession:
     ) -> ToolRouterTool:
         if built is False:
             msg = f"no tool {slug!r} in session {self.session_id}: {reason or 'unknown slug'}"
+            hint = self._registry.missing_hint(slug)
+            if hint is not None:
+                msg += f" {hint}"
             raise LookupError(msg)
         if built is None:
             msg = f"tool {slug!r} has an input schema that cannot be used; see skipped_tools"

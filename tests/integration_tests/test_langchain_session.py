@@ -8,13 +8,17 @@ import asyncio
 import copy
 import json
 import pickle
+import re
 import time
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import httpx
 import pytest
 from langchain_core.messages import ToolMessage
+from langchain_core.tools import InjectedToolArg
+from langchain_core.tools import tool as lc_tool
+from pydantic import AfterValidator
 
 from langchain_toolrouter import session as session_module
 from langchain_toolrouter._connections import mcp_config
@@ -558,6 +562,186 @@ def test_service_failure_of_the_remote_half_keeps_local_results(
     assert first["response"]["data"] == {"text": "X"}
     assert "HTTP 503" in second["error"]
     assert outcome.error == "1 out of 2 tools failed"
+
+
+added: list[Any] = []
+
+
+@custom_tool
+def add(a: int, b: int = 2) -> int:
+    """Add two numbers."""
+    added.append(a)
+    return a + b
+
+
+ADD_REFUSED = (
+    "Invalid arguments for LOCAL_ADD; the call was not sent. Fix these and call again:\n"
+    '- /a: got string "5" (expected an integer)'
+)
+
+
+def must_be_upper(value: str) -> str:
+    if not value.isupper():
+        raise ValueError("must be upper case")
+    return value
+
+
+@custom_tool
+def upper_only(text: Annotated[str, AfterValidator(must_be_upper)]) -> str:
+    """Repeat an upper-case text."""
+    return text
+
+
+UPPER_REFUSED = (
+    "Invalid arguments for LOCAL_UPPER_ONLY; the call was not sent. Fix these and call again:\n"
+    "- /text: Value error, must be upper case (expected a value the parameter's type accepts)"
+)
+
+
+def multi_call(session: ToolRouterSession, items: list[dict[str, Any]]) -> ToolMessage:
+    multi = session.tool("COMPOSIO_MULTI_EXECUTE_TOOL")
+    message = multi.invoke(call(multi, {"tools": items, "sync_response_to_workbench": False}))
+    assert isinstance(message, ToolMessage)
+    return message
+
+
+def test_custom_tool_arguments_are_checked_alike_on_every_path(
+    router: ToolRouter, user: str
+) -> None:
+    # A direct call refused "5" for an int; multi-execute and execute ran the tool with 5.
+    session = new_session(router, user, custom_tools=[add])
+    added.clear()
+    direct = session.tool("LOCAL_ADD")
+    message = direct.invoke(call(direct, {"a": "5"}))
+    assert (message.status, message.content) == ("error", ADD_REFUSED)
+    items = [
+        {"tool_slug": "LOCAL_ADD", "arguments": {"a": "5"}},
+        {"tool_slug": "NOTES_LIST_NOTES", "arguments": {}},
+    ]
+    mixed = multi_call(session, items)
+    assert mixed.artifact["data"]["results"][0]["error"] == ADD_REFUSED
+    alone = multi_call(session, items[:1])  # one local item: its own result, unwrapped
+    assert (alone.status, alone.artifact["error"]) == ("error", ADD_REFUSED)
+    assert session.execute("LOCAL_ADD", {"a": "5"}).error == ADD_REFUSED
+    assert added == []
+    assert session.execute("LOCAL_ADD", {"a": 5}).data == {"result": 7}
+
+    # What only the function's parameter types check (here a validator) reads the same way.
+    upper = new_session(router, user, custom_tools=[upper_only])
+    tool = upper.tool("LOCAL_UPPER_ONLY")
+    message = tool.invoke(call(tool, {"text": "hi"}))
+    assert (message.status, message.content) == ("error", UPPER_REFUSED)
+    assert upper.execute("LOCAL_UPPER_ONLY", {"text": "hi"}).error == UPPER_REFUSED
+
+
+async def test_custom_tool_arguments_are_checked_alike_on_every_async_path(
+    arouter: ToolRouter, user: str
+) -> None:
+    session = await arouter.acreate_session(user, toolkits=["notes"], custom_tools=[add])
+    added.clear()
+    direct = await session.atool("LOCAL_ADD")
+    message = await direct.ainvoke(call(direct, {"a": "5"}))
+    assert (message.status, message.content) == ("error", ADD_REFUSED)
+    assert (await session.aexecute("LOCAL_ADD", {"a": "5"})).error == ADD_REFUSED
+    items = [
+        {"tool_slug": "LOCAL_ADD", "arguments": {"a": "5"}},
+        {"tool_slug": "NOTES_LIST_NOTES", "arguments": {}},
+    ]
+    mixed = await session.aexecute("COMPOSIO_MULTI_EXECUTE_TOOL", {"tools": items})
+    assert mixed.data["results"][0]["error"] == ADD_REFUSED
+    assert added == []
+
+
+secrets_seen: list[str] = []
+
+
+@lc_tool
+def sign(text: str, secret: Annotated[str, InjectedToolArg] = "s3") -> str:
+    """Sign a text with the application's secret."""
+    secrets_seen.append(secret)
+    return f"{text}:{secret}"
+
+
+def stamp(text: str, secret: Annotated[str, InjectedToolArg] = "s3") -> str:
+    """Stamp a text with the application's secret."""
+    secrets_seen.append(secret)
+    return f"{text}:{secret}"
+
+
+def secret_refused(slug: str) -> str:
+    return (
+        f"Invalid arguments for {slug}; the call was not sent. Fix these and call again:\n"
+        "- /secret: 'secret' is supplied by the application; the model cannot set it "
+        "(expected the arguments without 'secret')"
+    )
+
+
+def test_the_model_cannot_set_an_injected_argument_on_any_path(
+    router: ToolRouter, user: str
+) -> None:
+    session = new_session(router, user, custom_tools=[sign, stamp])
+    secrets_seen.clear()
+    forged = {"text": "t", "secret": "hack"}
+    for slug in ("LOCAL_SIGN", "LOCAL_STAMP"):
+        direct = session.tool(slug)
+        assert "secret" not in direct.tool_call_schema["properties"]  # type: ignore[index]
+        message = direct.invoke(call(direct, forged))
+        assert (message.status, message.content) == ("error", secret_refused(slug))
+        items = [
+            {"tool_slug": slug, "arguments": forged},
+            {"tool_slug": "NOTES_LIST_NOTES", "arguments": {}},
+        ]
+        mixed = multi_call(session, items)
+        assert mixed.artifact["data"]["results"][0]["error"] == secret_refused(slug)
+        assert multi_call(session, items[:1]).artifact["error"] == secret_refused(slug)
+        assert session.execute(slug, forged).error == secret_refused(slug)
+        assert session.execute(slug, {"text": "t"}).data == {"result": "t:s3"}
+    assert secrets_seen == ["s3", "s3"]
+
+
+RESUME_FIX = "router.get_session(session_id, custom_tools=[...])"
+
+
+def test_a_session_resumed_without_its_custom_tools_says_how_to_pass_them(
+    router: ToolRouter, server: EmulatorServer, user: str
+) -> None:
+    session = new_session(router, user, custom_tools=[shout])
+    resumed = router.get_session(session.session_id)  # v3.1: the service forgot LOCAL_SHOUT
+    missing = "LOCAL_SHOUT is a custom tool and this session has no function for it"
+    with pytest.raises(NotFoundError) as raised:
+        resumed.execute("LOCAL_SHOUT", {"text": "x"})
+    assert missing in (raised.value.suggested_fix or "")
+    assert RESUME_FIX in str(raised.value)
+    answer = multi_call(resumed, [{"tool_slug": "LOCAL_SHOUT", "arguments": {"text": "x"}}])
+    assert answer.status == "error"
+    item = answer.artifact["data"]["results"][0]
+    assert missing in item["error"]
+    assert RESUME_FIX in item["response"]["error"]
+    with pytest.raises(LookupError, match=re.escape(RESUME_FIX)):
+        resumed.tool("LOCAL_SHOUT")
+
+    # v3 keeps the definition, so the model can still call the tool: the service refuses to
+    # run custom code, and the model's error says what the developer must do.
+    with make_router(server, api_version="v3") as v3:
+        kept = v3.create_session(user, toolkits=["notes"], custom_tools=[shout])
+        tool = v3.get_session(kept.session_id).tool("LOCAL_SHOUT")
+        message = tool.invoke(call(tool, {"text": "x"}))
+        assert message.status == "error"
+        assert "the server does not run custom tool code" in message.content
+        assert missing in message.content
+        assert RESUME_FIX in message.content
+
+
+async def test_an_async_session_resumed_without_its_custom_tools_says_how_to_pass_them(
+    arouter: ToolRouter, user: str
+) -> None:
+    session = await arouter.acreate_session(user, toolkits=["notes"], custom_tools=[shout])
+    resumed = await arouter.aget_session(session.session_id)
+    with pytest.raises(NotFoundError, match=re.escape(RESUME_FIX)):
+        await resumed.aexecute("LOCAL_SHOUT", {"text": "x"})
+    items = [{"tool_slug": "LOCAL_SHOUT", "arguments": {"text": "x"}}]
+    answer = await resumed.aexecute("COMPOSIO_MULTI_EXECUTE_TOOL", {"tools": items})
+    assert RESUME_FIX in answer.data["results"][0]["error"]
 
 
 def test_rate_limit_after_retries_is_an_error_message(

@@ -5,13 +5,15 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime
+import functools
+import inspect
 import threading
 from typing import Annotated, Any, Optional
 
 import pytest
 from langchain_core.tools import InjectedToolArg, InjectedToolCallId, StructuredTool
 from langchain_core.tools import tool as lc_tool
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 
 from langchain_toolrouter._custom_registry import CustomRegistry
 from langchain_toolrouter._multi_execute import AmbiguousSlugError
@@ -103,8 +105,10 @@ def test_exceptions_and_bad_arguments_become_failed_results() -> None:
     assert failed.error == "LOCAL_BOOM raised RuntimeError: kaput"
     invalid = boom.run({"x": "not a number"})
     assert not invalid.successful
-    assert "invalid arguments" in (invalid.error or "")
-    assert "x" in (invalid.error or "")
+    assert invalid.error == (
+        "Invalid arguments for LOCAL_BOOM; the call was not sent. Fix these and call again:\n"
+        '- /x: got string "not a number" (expected an integer)'
+    )
 
 
 async def test_async_tool_and_context() -> None:
@@ -360,7 +364,10 @@ def test_reserved_parameter_names_are_kept_and_passed() -> None:
     outcome = save.run({"_id": "r1", "model_config": {"t": 1}})
     assert outcome.data == {"_id": "r1", "model_config": {"t": 1}, "id": 0}
     invalid = save.run({"model_config": {}})
-    assert "_id: Field required" in (invalid.error or "")
+    assert invalid.error == (
+        "Invalid arguments for LOCAL_SAVE; the call was not sent. Fix these and call again:\n"
+        "- /_id: required property '_id' is missing (expected a value for '_id')"
+    )
 
 
 def test_positional_only_parameters_are_refused_clearly() -> None:
@@ -510,7 +517,10 @@ def test_a_field_default_keeps_the_parameters_name_and_its_constraints() -> None
     assert pick.run({"json": 9, "x": 4}).data == {"json": 9, "x": 4}
     refused = pick.run({"json": 0})
     assert not refused.successful
-    assert "greater than or equal to 1" in (refused.error or "")
+    assert refused.error == (
+        "Invalid arguments for LOCAL_PICK; the call was not sent. Fix these and call again:\n"
+        "- /json: 0 is out of range (expected a number >= 1)"
+    )
 
 
 def test_an_explicit_input_schema_needs_no_resolvable_signature() -> None:
@@ -557,3 +567,209 @@ def test_a_return_value_with_no_json_form_is_not_blamed_on_the_code() -> None:
     shown = opaque.run({})  # a failed result, not an exception out of run()
     assert not shown.successful
     assert "repr broke" in (shown.error or "")
+
+
+def test_custom_tool_refuses_what_it_cannot_turn_into_a_tool() -> None:
+    @lc_tool
+    def lookup(q: str) -> str:
+        """Look up."""
+        return q
+
+    with pytest.raises(
+        TypeError,
+        match=r"custom_tool\(\) takes a function, got a LangChain tool \(StructuredTool "
+        r"'lookup'\): use CustomTool.from_tool\(tool\) or pass it in custom_tools=\[tool\]",
+    ):
+        custom_tool(lookup)
+    with pytest.raises(TypeError, match=r"custom_tool\(\) takes a function, got int \(42\)"):
+        custom_tool(42)  # type: ignore[call-overload]
+    with pytest.raises(TypeError, match=r"got a CustomTool \(LOCAL_LOOKUP\), already a custom"):
+        custom_tool(CustomTool.from_tool(lookup))  # type: ignore[call-overload]
+
+    def pick(q: str, token: str) -> dict[str, str]:
+        """Pick."""
+        return {}
+
+    with pytest.raises(TypeError, match=r"got functools.partial.*a def"):
+        custom_tool(functools.partial(pick, token="t"), slug="pick")
+    with pytest.raises(TypeError, match=r"expected a custom tool.*got int"):
+        CustomRegistry([42])  # type: ignore[list-item]
+
+
+async def test_a_decorated_function_can_still_be_called() -> None:
+    @custom_tool
+    def get_oncall_engineer(team: str, ctx: CustomToolContext | None = None) -> dict[str, str]:
+        """Look up who is on call."""
+        return {"team": team, "context": repr(ctx)}
+
+    @custom_tool
+    async def page(team: str, *, urgent: bool = False) -> dict[str, Any]:
+        """Page the on-call engineer."""
+        return {"team": team, "urgent": urgent}
+
+    # The function itself, unchanged: no validation, no outcome wrapping.
+    assert get_oncall_engineer("web") == {"team": "web", "context": "None"}
+    assert get_oncall_engineer(team=1) == {"team": 1, "context": "None"}  # type: ignore[arg-type]
+    assert await page("db", urgent=True) == {"team": "db", "urgent": True}
+    member = CustomToolkit("ops", "Ops", "Operations.", tools=[get_oncall_engineer]).tools[0]
+    assert member("web") == {"team": "web", "context": "None"}
+    assert inspect.signature(get_oncall_engineer) == inspect.signature(
+        get_oncall_engineer.__wrapped__
+    )
+
+    @lc_tool
+    def lookup(q: str) -> str:
+        """Look up."""
+        return q
+
+    with pytest.raises(TypeError, match=r"LOCAL_LOOKUP wraps a LangChain tool.*\.run\(\{"):
+        CustomTool.from_tool(lookup)("x")
+
+
+def test_var_positional_and_var_keyword_parameters_are_refused_clearly() -> None:
+    def anything(**kwargs: Any) -> dict[str, Any]:
+        """Take anything."""
+        return kwargs
+
+    def mixed(a: int, *rest: int, **extra: Any) -> dict[str, Any]:
+        """Mixed."""
+        return {}
+
+    with pytest.raises(
+        TypeError,
+        match=r"custom tool 'anything': parameter '\*\*kwargs' would receive nothing.*"
+        r"declare each argument as a parameter.*or pass input_schema=",
+    ):
+        custom_tool(anything)
+    with pytest.raises(TypeError, match=r"parameter '\*rest' would always be empty"):
+        custom_tool(mixed)
+    with pytest.raises(TypeError, match=r"parameter '\*rest' would always be empty"):
+        custom_tool(mixed, input_schema={"type": "object", "properties": {}}, description="M.")
+
+    # With an explicit schema, **kwargs receives the arguments the schema describes.
+    schema = {"type": "object", "properties": {"x": {"type": "integer"}}}
+    passed = custom_tool(anything, input_schema=schema)
+    assert passed.run({"x": 1}).data == {"x": 1}
+
+
+def add_error(value: str) -> str:
+    return (
+        "Invalid arguments for LOCAL_ADD; the call was not sent. Fix these and call again:\n"
+        f"- /a: got string {value} (expected an integer)"
+    )
+
+
+async def test_arguments_are_checked_against_the_schema_strictly() -> None:
+    # The same check as a direct tool call: no "5" -> 5 coercion on any other path.
+    ran: list[int] = []
+
+    @custom_tool
+    def add(a: int, b: int = 2) -> int:
+        """Add two numbers."""
+        ran.append(a)
+        return a + b
+
+    assert add.run({"a": "5"}).error == add_error('"5"')
+    assert (await add.arun({"a": "5"})).error == add_error('"5"')
+    assert ran == []
+    assert add.run({"a": 5.0}).data == {"result": 7}  # an integer in JSON Schema
+
+    @custom_tool(
+        slug="greet",
+        description="Greet someone.",
+        input_schema={"type": "object", "properties": {"who": {"type": "string"}}},
+    )
+    def greet(who: str = "world") -> str:
+        return f"hi {who}"
+
+    assert greet.run({"who": 5}).error == (
+        "Invalid arguments for LOCAL_GREET; the call was not sent. Fix these and call again:\n"
+        "- /who: got integer 5 (expected a string)"
+    )
+
+
+def must_be_upper(value: str) -> str:
+    if not value.isupper():
+        raise ValueError("must be upper case")
+    return value
+
+
+@custom_tool
+def loud(text: Annotated[str, AfterValidator(must_be_upper)]) -> str:
+    """Repeat an upper-case text."""
+    return text
+
+
+LOUD_REFUSED = (
+    "Invalid arguments for LOCAL_LOUD; the call was not sent. Fix these and call again:\n"
+    "- /text: Value error, must be upper case (expected a value the parameter's type accepts)"
+)
+
+
+def test_a_parameter_types_own_check_is_reported_like_the_schemas() -> None:
+    # What only the signature's model can check (a validator) reads like a schema problem.
+    assert loud.run({"text": "hi"}).error == LOUD_REFUSED
+    assert loud.run({"text": "HI"}).data == {"result": "HI"}
+
+
+def injected_refusal(slug: str, name: str) -> str:
+    return (
+        f"Invalid arguments for {slug}; the call was not sent. Fix these and call again:\n"
+        f"- /{name}: '{name}' is supplied by the application; the model cannot set it "
+        f"(expected the arguments without '{name}')"
+    )
+
+
+def injected_tools(seen: list[str]) -> list[CustomTool]:
+    """One tool per way of writing a tool with an injected argument `secret`."""
+
+    def raw(team: str, secret: Annotated[str, InjectedToolArg] = "s3") -> dict[str, Any]:
+        """A plain function given as is."""
+        seen.append(secret)
+        return {"team": team, "secret": secret}
+
+    @lc_tool
+    def lc(team: str, secret: Annotated[str, InjectedToolArg] = "s3") -> dict[str, Any]:
+        """A LangChain tool."""
+        seen.append(secret)
+        return {"team": team, "secret": secret}
+
+    def explicit(team: str, secret: Annotated[str, InjectedToolArg] = "s3") -> dict[str, Any]:
+        seen.append(secret)
+        return {"team": team, "secret": secret}
+
+    schema = {"type": "object", "properties": {"team": {"type": "string"}}}
+    return [
+        custom_tool(raw),
+        CustomTool.from_tool(lc),
+        CustomRegistry([lc]).tools[0],
+        custom_tool(explicit, input_schema=schema, description="An explicit schema."),
+    ]
+
+
+def test_the_model_cannot_set_an_injected_argument() -> None:
+    seen: list[str] = []
+    for tool in injected_tools(seen):
+        assert list(tool.input_schema["properties"]) == ["team"], tool
+        refused = tool.run({"team": "web", "secret": "hack"})
+        assert (refused.successful, refused.error) == (
+            False,
+            injected_refusal(tool.final_slug, "secret"),
+        ), tool
+        refused_async = asyncio.run(tool.arun({"team": "web", "secret": "hack"}))
+        assert refused_async.error == refused.error
+        assert tool.run({"team": "web"}).data == {"team": "web", "secret": "s3"}
+    assert seen == ["s3"] * 4  # the function never saw the model's value
+
+
+def test_the_model_cannot_set_the_context_parameter() -> None:
+    # With an explicit schema the arguments are passed as given: a `ctx` the model made up
+    # reached the function whenever no context was given.
+    @custom_tool(input_schema={"type": "object", "properties": {"q": {"type": "string"}}})
+    def ask(q: str, ctx: CustomToolContext | None = None) -> dict[str, Any]:
+        """Ask."""
+        return {"q": q, "ctx": repr(ctx)}
+
+    refused = ask.run({"q": "x", "ctx": "forged"})
+    assert refused.error == injected_refusal("LOCAL_ASK", "ctx")
+    assert ask.run({"q": "x"}).data == {"q": "x", "ctx": "None"}

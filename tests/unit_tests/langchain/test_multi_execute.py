@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from langchain_toolrouter._custom_registry import CustomRegistry
-from langchain_toolrouter._multi_execute import merge, plan
+from langchain_toolrouter._multi_execute import hint_unknown_local, merge, plan
 from langchain_toolrouter._results import ToolOutcome
 from langchain_toolrouter.custom_tools import custom_tool
 
@@ -168,3 +168,46 @@ def test_over_fifty_items_with_local_ones_run_nothing() -> None:
     merged = merge(split, {})
     assert (merged.successful, merged.data["error_count"]) == (False, 56)
     assert "at most 50 tools, not 56: nothing was run" in merged.data["results"][55]["error"]
+
+
+def test_failed_items_naming_a_custom_tool_without_a_function_say_how_to_pass_it() -> None:
+    # A session resumed without its custom tools: the service cannot run LOCAL_GONE, and
+    # only this process knows the fix.
+    answered = ToolOutcome(
+        successful=False,
+        data={
+            "results": [
+                {
+                    "tool_slug": "LOCAL_GONE",
+                    "index": 0,
+                    "response": {"successful": False, "data": {}, "error": "Unknown."},
+                    "error": "Unknown.",
+                },
+                {"tool_slug": "A", "index": 1, "response": {"successful": False, "error": "x"}},
+                {"tool_slug": "LOCAL_SHOUT", "index": 2, "response": {"successful": False}},
+            ],
+            "total_count": 3,
+        },
+        error="3 out of 3 tools failed",
+        log_id="log_r",
+    )
+    hinted = hint_unknown_local(answered, REGISTRY.missing_hint)
+    fix = (
+        "LOCAL_GONE is a custom tool and this session has no function for it: pass the "
+        "session's custom tools when resuming it, "
+        "router.get_session(session_id, custom_tools=[...])."
+    )
+    gone, app, known = hinted.data["results"]
+    assert gone["error"] == f"Unknown. {fix}"
+    assert gone["response"] == {"successful": False, "data": {}, "error": f"Unknown. {fix}"}
+    assert (app, known) == tuple(answered.data["results"][1:])  # no hint: not theirs to fix
+    assert (hinted.error, hinted.log_id, hinted.data["total_count"]) == (
+        "3 out of 3 tools failed",
+        "log_r",
+        3,
+    )
+    succeeded = ToolOutcome(
+        successful=True,
+        data={"results": [{"tool_slug": "LOCAL_GONE", "response": {"successful": True}}]},
+    )
+    assert hint_unknown_local(succeeded, REGISTRY.missing_hint) is succeeded
