@@ -22,6 +22,7 @@ model sees the recursion unrolled once, as LangChain would show it, but bounded.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any, TypeAlias
 
@@ -209,7 +210,14 @@ class _Inliner:
                         "are still validated against the full recursive schema",
                     )
                 )
-            return {"description": "(nested further: same shape as its enclosing value)"}
+            stub: dict[str, Any] = {}
+            with contextlib.suppress(KeyError):
+                target = resolve(self.root, target_pointer)
+                kind = target.get("type") if isinstance(target, dict) else None
+                if isinstance(kind, (str, list)):  # the one constraint a stub can keep exactly
+                    stub["type"] = kind
+            stub["description"] = "(nested further: same shape as its enclosing value)"
+            return stub
         name = self.def_names.get(target_pointer)
         if name is None:
             name = self.def_name(target_pointer)

@@ -142,7 +142,9 @@ class _Adapter:
                 out = self.intersect(out, part, join(join(pointer, "allOf"), i))
         return out
 
-    def intersect(self, a: dict[str, Any], b: dict[str, Any], pointer: str) -> dict[str, Any]:
+    def intersect(
+        self, a: dict[str, Any], b: dict[str, Any], pointer: str, where: str = "allOf"
+    ) -> dict[str, Any]:
         if isinstance(b.get("allOf"), list):
             b = self.merge_all_of(b, pointer)
         out = dict(a)
@@ -154,7 +156,9 @@ class _Adapter:
                 for name, sub in value.items():
                     mine = props.get(name)
                     if isinstance(mine, dict) and isinstance(sub, dict):
-                        props[name] = self.intersect(mine, sub, join(join(pointer, key), name))
+                        props[name] = self.intersect(
+                            mine, sub, join(join(pointer, key), name), where
+                        )
                     elif name not in props or mine is True:
                         props[name] = sub
                 out[key] = props
@@ -168,15 +172,15 @@ class _Adapter:
                 if both:
                     out[key] = both[0] if len(both) == 1 else both
                 else:
-                    self.conflict(key, pointer)
+                    self.conflict(key, pointer, where)
             elif key == "enum" and isinstance(value, list) and isinstance(out[key], list):
                 both = [v for v in out[key] if any(_same(v, w) for w in value)]
                 if both:
                     out[key] = both
                 else:
-                    self.conflict(key, pointer)
+                    self.conflict(key, pointer, where)
             elif out[key] != value and key not in ("description", "title"):
-                self.conflict(key, pointer)
+                self.conflict(key, pointer, where)
         if isinstance(out.get("enum"), list) and "type" in out:
             types = out["type"] if isinstance(out["type"], list) else [out["type"]]
             fitting = [v for v in out["enum"] if any(is_json_type(v, t) for t in types)]
@@ -184,15 +188,15 @@ class _Adapter:
                 if fitting:
                     out["enum"] = fitting
                 else:
-                    self.conflict("enum", pointer)
+                    self.conflict("enum", pointer, where)
         return out
 
-    def conflict(self, key: str, pointer: str) -> None:
+    def conflict(self, key: str, pointer: str, where: str = "allOf") -> None:
         self.note(
             "dropped",
             join(pointer, key),
-            f"conflicting {key!r} in allOf; the first is shown (calls are still checked against "
-            "both)",
+            f"conflicting {key!r} in {where}; the first is shown (calls are still checked "
+            "against both)",
         )
 
     def strip(self, out: dict[str, Any], pointer: str) -> None:
@@ -203,6 +207,42 @@ class _Adapter:
                 join(pointer, key),
                 f"keyword {key!r} is not supported; removed (calls are still checked against it)",
             )
+
+    def object_alternatives(self, schema: dict[str, Any], pointer: str) -> dict[str, Any]:
+        """An object's ``anyOf``/``oneOf`` of untyped (or object) branches, which a strict provider
+        reads as values of their own: branches that only constrain the object (``[{"required":
+        ["a"]}, {"required": ["b"]}]``) are removed; branches with properties are shown as one
+        object with all of them. Either way reported; calls are still checked against them."""
+        kind = schema.get("type", "object")
+        if not (kind == "object" or (isinstance(kind, list) and kind == ["object"])):
+            return schema
+        for key in ("anyOf", "oneOf"):
+            branches = schema.get(key)
+            if not isinstance(branches, list) or not branches:
+                continue
+            if not all(
+                isinstance(b, dict)
+                and b.get("type", "object") == "object"
+                and not b.keys() & {"anyOf", "oneOf", "allOf", "enum", "const", "$ref"}
+                for b in branches
+            ):
+                continue
+            if any("properties" in b for b in branches):
+                rest = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}
+                if key == "oneOf" and "anyOf" in schema:
+                    rest["anyOf"] = schema["anyOf"]
+                schema = _flatten_alternatives(
+                    {**rest, key: branches}, self, pointer, f"{self.provider} needs one object here"
+                )
+            else:
+                schema = {k: v for k, v in schema.items() if k != key}
+                self.note(
+                    "dropped",
+                    join(pointer, key),
+                    f"{key} of constraints on this object (branches without properties) is "
+                    "not supported; removed (calls are still checked against it)",
+                )
+        return schema
 
     def node(self, schema: Any, pointer: str) -> Any:
         raise NotImplementedError
@@ -218,6 +258,8 @@ class _OpenAI(_Adapter):
             return {"type": "null"}
         if not isinstance(schema, dict):
             schema = {}
+        if "type" in schema or "properties" in schema:
+            schema = self.object_alternatives(schema, pointer)
         out = self.children(schema, pointer)
         if "$ref" in out and len(out) > 1:
             out = self.lone_ref(out, pointer)
@@ -320,8 +362,15 @@ def _enum_union(subs: list[Any]) -> list[Any] | None:
 
 
 def _flatten_root_alternatives(schema: dict[str, Any], adapter: _Adapter) -> dict[str, Any]:
-    """A root ``anyOf``/``oneOf`` of object branches shown as one object (strict mode needs a
-    plain object root): every branch's properties, required where every branch requires it."""
+    """A root ``anyOf``/``oneOf`` shown as one object (strict mode needs a plain object root)."""
+    return _flatten_alternatives(schema, adapter, "", "strict mode needs a plain object root")
+
+
+def _flatten_alternatives(
+    schema: dict[str, Any], adapter: _Adapter, pointer: str, why: str
+) -> dict[str, Any]:
+    """``schema``'s ``anyOf``/``oneOf`` of object branches shown as one object: every branch's
+    properties, required where every branch requires it (``why``: what the provider needs)."""
     branches = [b for k in ("anyOf", "oneOf") for b in schema.get(k, ()) if isinstance(b, dict)]
     if not branches:
         return schema
@@ -341,12 +390,16 @@ def _flatten_root_alternatives(schema: dict[str, Any], adapter: _Adapter) -> dic
             props[name] = subs[0] if len(subs) == 1 else {"anyOf": subs}
     common = set.intersection(*(set(b.get("required", ())) for b in branches))
     out["properties"] = props
-    out["required"] = list(dict.fromkeys([*out.get("required", ()), *sorted(common)]))
+    required = list(dict.fromkeys([*out.get("required", ()), *sorted(common)]))
+    if required:
+        out["required"] = required
+    else:
+        out.pop("required", None)
     adapter.note(
         "approximated",
-        "/anyOf" if "anyOf" in schema else "/oneOf",
-        "root alternatives shown as one object with every branch's properties (strict mode "
-        "needs a plain object root); calls are still checked against the alternatives",
+        join(pointer, "anyOf" if "anyOf" in schema else "oneOf"),
+        f"{'root alternatives' if not pointer else 'alternatives'} shown as one object with "
+        f"every branch's properties ({why}); calls are still checked against the alternatives",
     )
     return out
 
@@ -381,8 +434,9 @@ class _Gemini(_Adapter):
     def node(self, schema: Any, pointer: str) -> Any:
         if not isinstance(schema, dict):
             schema = {} if schema is True else {"type": "null"}
-        if "type" in schema:
-            schema = self.without_constraint_alternatives(schema, pointer)
+        schema = self.boolean_items(schema, pointer)
+        if "type" in schema or "properties" in schema:
+            schema = self.object_alternatives(schema, pointer)
         out = self.children(schema, pointer)
         if "additionalProperties" in out and out["additionalProperties"] is not True:
             self.note(
@@ -397,28 +451,22 @@ class _Gemini(_Adapter):
                 if bound not in out:
                     out[bound] = value
                 self.note("approximated", join(pointer, key), f"{key} shown as {bound} (inclusive)")
+        if "const" in out:
+            out["enum"] = [out.pop("const")]
         self.types(out, pointer)
         return self.finish(out, pointer)
 
-    def without_constraint_alternatives(
-        self, schema: dict[str, Any], pointer: str
-    ) -> dict[str, Any]:
-        """A typed ``schema`` without its ``anyOf``/``oneOf`` of untyped branches (such as
-        ``[{"required": ["a"]}, {"required": ["b"]}]``): constraints on the same value, which
-        Gemini cannot say (each of its branches is a value of its own, with a type)."""
-        for key in ("anyOf", "oneOf"):
-            branches = schema.get(key)
-            if isinstance(branches, list) and all(
-                isinstance(b, dict) and not b.keys() & _TYPED for b in branches
-            ):
-                schema = {k: v for k, v in schema.items() if k != key}
-                self.note(
-                    "dropped",
-                    join(pointer, key),
-                    f"{key} of constraints on this value (branches without a type) is not "
-                    "supported; removed (calls are still checked against it)",
-                )
-        return schema
+    def boolean_items(self, schema: dict[str, Any], pointer: str) -> dict[str, Any]:
+        """``items: true`` (any item) left to ``shape``; ``items: false`` (no item) shown as
+        ``maxItems: 0``: Gemini's items must be a schema object."""
+        items = schema.get("items")
+        if not isinstance(items, bool):
+            return schema
+        out = {k: v for k, v in schema.items() if k != "items"}
+        if items is False:
+            out["maxItems"] = 0
+            self.note("approximated", join(pointer, "items"), "items: false shown as maxItems: 0")
+        return out
 
     def finish(self, out: dict[str, Any], pointer: str) -> dict[str, Any]:
         """``out`` (its subschemas adapted, its type no list) in Gemini's dialect."""
@@ -433,8 +481,8 @@ class _Gemini(_Adapter):
             if not branches:
                 del out["anyOf"]  # only null was allowed: nullable says it all
             elif len(branches) == 1 and isinstance(branches[0], dict):
-                only = out.pop("anyOf")[0]
-                out = {**only, **out}
+                only = out.pop("anyOf")[0]  # the one alternative left: the value must match it
+                out = self.intersect(out, only, join(pointer, "anyOf/0"), "anyOf")
         self.strip(out, pointer)
         self.shape(out, pointer)
         return out
@@ -449,25 +497,42 @@ class _Gemini(_Adapter):
             self.note(
                 "approximated", join(pointer, "type"), "null in a type list shown as nullable: true"
             )
+        enum = out.get("enum") if isinstance(out.get("enum"), list) else None
+        if enum is not None:
+            # Only the types some enum value has can occur: the others are left out.
+            fitting = [k for k in kinds if any(_fits(v, k) for v in enum)]
+            if fitting and fitting != kinds:
+                self.note(
+                    "approximated",
+                    join(pointer, "type"),
+                    f"type list {types} shown as {fitting}: the enum allows no other",
+                )
+                kinds = fitting
+            elif not fitting:
+                enum = None  # no value fits any type: the enum stays whole, said in text
         if len(kinds) == 1:
             out["type"] = kinds[0]
         elif not kinds:
             out["type"] = "null"
         else:
-            # Gemini allows each type's keywords only beside that type: they go to its branch.
+            # Gemini allows each type's keywords only beside that type: they go to its branch,
+            # with the enum values of that type.
             del out["type"]
             here = join(pointer, "anyOf")
             start = len(out.get("anyOf", []))
+            moved = {"enum"} if enum is not None else set()
             branches = []
             for i, kind in enumerate(kinds):
                 branch: dict[str, Any] = {"type": kind}
                 for key in _GEMINI_TYPE_KEYWORDS[kind]:
-                    if key in out:
+                    if key in out and key != "enum":
                         branch[key] = out[key]
+                        moved.add(key)
+                if enum is not None:
+                    branch["enum"] = [v for v in enum if _fits(v, kind)]
                 branches.append(self.finish(branch, join(here, start + i)))
-            for branch in branches:
-                for key in branch.keys() - {"type"}:
-                    out.pop(key, None)
+            for key in moved:
+                out.pop(key, None)
             out["anyOf"] = out.get("anyOf", []) + branches
             self.note(
                 "approximated",
@@ -621,12 +686,20 @@ def _common_type(values: list[Any]) -> str | None:
         if isinstance(v, float)
         else "string"
         if isinstance(v, str)
+        else "object"
+        if isinstance(v, dict)
+        else "array"
+        if isinstance(v, list)
         else None
         for v in values
     }
     if kinds == {"integer", "number"}:
         return "number"
     return kinds.pop() if len(kinds) == 1 and None not in kinds else None
+
+
+def _fits(value: Any, kind: str) -> bool:
+    return value is not None and is_json_type(value, kind)
 
 
 def _gemini_any() -> dict[str, Any]:

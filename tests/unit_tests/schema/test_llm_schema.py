@@ -260,6 +260,132 @@ def test_gemini_variant_meets_what_gemini_requires_beyond_its_keywords() -> None
 
 
 @pytest.mark.parametrize(
+    ("prop", "shown"),
+    [
+        # the one alternative left beside null is merged property by property, not over them
+        (
+            {
+                "properties": {"a": {"type": "string"}},
+                "anyOf": [
+                    {"type": "object", "properties": {"b": {"type": "integer"}}, "required": ["b"]},
+                    {"type": "null"},
+                ],
+            },
+            {
+                "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+                "nullable": True,
+                "type": "object",
+                "required": ["b"],
+            },
+        ),
+        # alternatives that carry properties are shown as one object with all of them
+        (
+            {
+                "type": "object",
+                "anyOf": [
+                    {"properties": {"email": {"type": "string"}}, "required": ["email"]},
+                    {"properties": {"phone": {"type": "string"}}, "required": ["phone"]},
+                ],
+            },
+            {
+                "type": "object",
+                "properties": {"email": {"type": "string"}, "phone": {"type": "string"}},
+            },
+        ),
+        # a type list's enum: only the types its values have, the description kept
+        (
+            {"type": ["string", "integer"], "enum": ["a", "b"], "description": "The ID"},
+            {"type": "string", "enum": ["a", "b"], "description": "The ID"},
+        ),
+        (
+            {"type": ["string", "integer"], "enum": ["a", 1], "description": "The ID"},
+            {
+                "description": "The ID",
+                "anyOf": [
+                    {"type": "string", "enum": ["a"]},
+                    {"type": "integer", "description": "Allowed values: 1."},
+                ],
+            },
+        ),
+        # items must be a schema object
+        ({"type": "array", "items": True}, {"type": "array", "items": _GEMINI_ANY}),
+        (
+            {"type": "array", "items": False},
+            {"type": "array", "maxItems": 0, "items": _GEMINI_ANY},
+        ),
+        # a const's own type, not "any value"
+        (
+            {"const": {"mode": "fast"}},
+            {"type": "object", "description": 'Allowed values: {"mode": "fast"}.'},
+        ),
+    ],
+)
+def test_gemini_variant_keeps_what_the_source_says_where_it_can(
+    prop: dict[str, Any], shown: dict[str, Any]
+) -> None:
+    schema = {"type": "object", "properties": {"x": prop}}
+    conversion = json_schema_to_model(
+        schema, name="gem", options=ConversionOptions(strict_provider="gemini")
+    )
+    assert conversion.llm_schema["properties"]["x"] == shown
+    assert gemini_problems(conversion.llm_schema) == []
+    jsonschema.Draft202012Validator.check_schema(conversion.llm_schema)
+
+
+def test_a_recursion_cut_keeps_its_targets_type() -> None:
+    # Shown as "any value", a cut object made every call that follows the schema invalid.
+    schema = {
+        "type": "object",
+        "properties": {"root": {"$ref": "#/$defs/node"}},
+        "$defs": {
+            "node": {
+                "type": "object",
+                "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}},
+            }
+        },
+    }
+    for options in (
+        ConversionOptions(strict_provider="gemini", recursion_depth=0),
+        ConversionOptions(recursion_depth=0),
+    ):
+        llm = json_schema_to_model(schema, name="tree", options=options).llm_schema
+        assert llm["properties"]["root"]["type"] == "object"
+
+
+def test_openai_strict_shows_an_objects_alternatives_as_one_object() -> None:
+    # Closed with no properties beside its alternatives, the object allowed only {}.
+    schema = {
+        "type": "object",
+        "properties": {
+            "contact": {
+                "type": "object",
+                "anyOf": [
+                    {"properties": {"email": {"type": "string"}}, "required": ["email"]},
+                    {"properties": {"phone": {"type": "string"}}, "required": ["phone"]},
+                ],
+            }
+        },
+        "required": ["contact"],
+    }
+    conversion = json_schema_to_model(
+        schema, name="contact", options=ConversionOptions(strict_provider="openai")
+    )
+    shown = conversion.llm_schema["properties"]["contact"]
+    assert shown == {
+        "type": "object",
+        "properties": {
+            "email": {"type": ["string", "null"]},
+            "phone": {"type": ["string", "null"]},
+        },
+        "required": ["email", "phone"],
+        "additionalProperties": False,
+    }
+    assert conversion.validate({"contact": {"email": "a@b.c"}}) == {"contact": {"email": "a@b.c"}}
+    with pytest.raises(ArgsValidationError):  # the alternatives still judge the call
+        conversion.validate({"contact": {}})
+
+
+@pytest.mark.parametrize(
     "prop", [{"const": None}, {"enum": [None]}, {"type": ["string", "null"], "const": None}]
 )
 def test_gemini_shows_a_null_only_enum_as_nullable_not_as_an_empty_enum(
