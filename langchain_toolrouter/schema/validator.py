@@ -108,7 +108,7 @@ def _summary(schema: Any) -> str:
     if "enum" in schema and isinstance(schema["enum"], list):
         if not schema["enum"]:
             return "no value (the schema's enum is empty, so nothing is allowed here)"
-        return "one of " + ", ".join(_show(v) for v in schema["enum"][:20])
+        return "one of " + _listed(schema["enum"])
     types = schema.get("type")
     fmt = schema.get("format")
     if type(fmt) is str and fmt in FORMAT_CHECKS and types in (None, "string"):
@@ -120,6 +120,12 @@ def _summary(schema: Any) -> str:
     if "$ref" in schema:
         return "a value matching " + str(schema["$ref"])
     return "a value matching the schema"
+
+
+def _listed(values: list[Any], most: int = 20) -> str:
+    """Up to ``most`` of ``values`` shown, saying how many there are when that is not all."""
+    shown = ", ".join(_show(v) for v in values[:most])
+    return shown if len(values) <= most else f"{shown}, ... ({len(values)} in all)"
 
 
 def _type_phrase(name: str) -> str:
@@ -263,7 +269,7 @@ class _Compiler:
         names = [types] if isinstance(types, str) else types
         if any(self.is_type(m, t) for m in members for t in names):
             return None
-        allowed = ", ".join(_show(m) for m in members[:20])
+        allowed = _listed(members)
         kinds = _join_alternatives([_type_phrase(t) for t in names])
         return (
             f"no value (the schema allows only {allowed} but also requires {kinds}: it "

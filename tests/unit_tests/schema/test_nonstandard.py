@@ -551,3 +551,10 @@ def test_an_unknown_type_name_is_reported_as_what_it_was(written: Any, said: str
     (entry,) = [e for e in conversion.report if e.pointer == "/properties/v/type"]
     assert entry.kind == "dropped"
     assert entry.reason == said
+
+
+def test_a_long_enum_in_an_error_says_how_many_values_there_are() -> None:
+    schema = {"type": "object", "properties": {"m": {"enum": list(range(30))}}}
+    with pytest.raises(ArgsValidationError) as info:
+        json_schema_to_model(schema, name="long_enum").validate({"m": 99})
+    assert info.value.errors[0]["expected"].endswith("19, ... (30 in all)")
