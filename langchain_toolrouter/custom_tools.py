@@ -66,6 +66,7 @@ from langchain_toolrouter._tool_errors import arguments_error_text
 from langchain_toolrouter.schema.convert import Conversion, json_schema_to_model
 from langchain_toolrouter.schema.errors import ArgsValidationError
 from langchain_toolrouter.schema.pointers import to_pointer
+from langchain_toolrouter.schema.values import NotJSONError, json_copy
 
 if TYPE_CHECKING:
     from langchain_toolrouter.wire.models import (
@@ -263,8 +264,12 @@ class CustomTool:
         self.slug = slug
         self.name = name
         self.description = description.strip()
-        self.input_schema: dict[str, Any] = dict(input_schema)
-        self.output_schema = dict(output_schema) if output_schema is not None else None
+        self.input_schema: dict[str, Any] = _plain_schema(slug, "input_schema", input_schema)
+        self.output_schema = (
+            _plain_schema(slug, "output_schema", output_schema)
+            if output_schema is not None
+            else None
+        )
         self.extends_toolkit = extends_toolkit
         self.preload = preload
         self.toolkit: str | None = None
@@ -757,6 +762,34 @@ def custom_tool(
     return build
 
 
+def _plain_schema(slug: str, what: str, schema: Mapping[str, Any]) -> dict[str, Any]:
+    """``schema`` as plain JSON data (tuples as lists, mappings as dicts), as it is sent to
+    the service and as calls are checked against it.
+
+    Raises:
+        ValueError: a value JSON cannot carry (a set, an object, NaN, a non-string key).
+    """
+    try:
+        plain: dict[str, Any] = json_copy(_as_json_containers(schema))
+    except NotJSONError as exc:
+        at = to_pointer(exc.path) or "the root"
+        msg = (
+            f"custom tool {slug!r}: {what} must be plain JSON, but at {at} {exc.detail}; "
+            "use dicts, lists, strings, numbers, booleans and None"
+        )
+        raise ValueError(msg) from None
+    return plain
+
+
+def _as_json_containers(value: Any) -> Any:
+    """``value`` with mappings as dicts and tuples as lists (JSON's own containers)."""
+    if isinstance(value, Mapping):
+        return {k: _as_json_containers(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_as_json_containers(v) for v in value]
+    return value
+
+
 def _check_function(fn: object) -> None:
     """Refuse what `custom_tool` cannot read as a function, naming what was given and the fix.
 
@@ -776,7 +809,17 @@ def _check_function(fn: object) -> None:
             f"{fn.name!r}): use CustomTool.from_tool(tool) or pass it in custom_tools=[tool]"
         )
         raise TypeError(msg)
-    if not (inspect.isfunction(fn) or inspect.ismethod(fn)):
+    if inspect.isfunction(fn) or inspect.ismethod(fn):
+        return
+    # Other callables whose parameters can be read and that have a name of their own, such
+    # as a function under functools.lru_cache or another functools.wraps decorator.
+    readable = callable(fn) and isinstance(getattr(fn, "__name__", None), str)
+    if readable:
+        try:
+            inspect.signature(fn)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            readable = False
+    if not readable:
         kind = type(fn)
         what = (
             kind.__qualname__

@@ -596,6 +596,47 @@ def test_custom_tool_refuses_what_it_cannot_turn_into_a_tool() -> None:
         CustomRegistry([42])  # type: ignore[list-item]
 
 
+def test_decorated_callables_with_a_name_and_a_signature_are_taken() -> None:
+    # functools.lru_cache (or any functools.wraps decorator) under @custom_tool worked before
+    # the refusal of non-functions, and must keep working.
+    @custom_tool
+    @functools.lru_cache(maxsize=128)
+    def square(x: int) -> int:
+        """Square a number."""
+        return x * x
+
+    assert square.input_schema["properties"] == {"x": {"type": "integer", "title": "X"}}
+    assert square.run({"x": 3}).data == {"result": 9}
+    assert square(4) == 16
+
+
+def test_an_input_schema_written_with_python_tuples_is_read_as_json() -> None:
+    # Tuples reach the service as JSON arrays: calls are checked the same way (a tuple enum
+    # was read as one value, and a tuple "required" as none).
+    tool = CustomTool(
+        slug="pick",
+        name="pick",
+        description="Pick a color.",
+        input_schema={
+            "type": "object",
+            "properties": {"color": {"type": "string", "enum": ("red", "blue")}},
+            "required": ("color",),
+        },
+        func=lambda color: color,
+    )
+    assert tool.input_schema["required"] == ["color"]
+    assert tool.run({"color": "red"}).data == {"result": "red"}
+    assert not tool.run({}).successful
+    with pytest.raises(ValueError, match=r"input_schema must be plain JSON, but at /properties/c"):
+        CustomTool(
+            slug="bad",
+            name="bad",
+            description="Bad.",
+            input_schema={"type": "object", "properties": {"c": {"enum": {1, 2}}}},
+            func=lambda c: c,
+        )
+
+
 async def test_a_decorated_function_can_still_be_called() -> None:
     @custom_tool
     def get_oncall_engineer(team: str, ctx: CustomToolContext | None = None) -> dict[str, str]:
