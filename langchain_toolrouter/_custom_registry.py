@@ -10,6 +10,7 @@ custom tools) gets a hint saying how to pass them (`missing_hint`).
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -120,10 +121,20 @@ class CustomRegistry:
         without its custom tools); `None` when it has one, or is not a custom tool's slug."""
         if not slug.upper().startswith("LOCAL_") or self.resolve_exact(slug) is not None:
             return None
+        resume = "router.get_session(session_id, custom_tools=[...])"
+        if not self.tools:
+            return (
+                f"{slug} is a custom tool and this session has no function for it: pass the "
+                f"session's custom tools when resuming it, {resume}."
+            )
+        # Some are here: more likely a mistyped or made-up slug than a missing function.
+        names = [tool.final_slug for tool in self.tools]
+        bare = {name.upper().removeprefix("LOCAL_"): name for name in names}
+        close = difflib.get_close_matches(slug.upper().removeprefix("LOCAL_"), list(bare), n=1)
+        guess = f" Did you mean {bare[close[0]]}?" if close else ""
         return (
-            f"{slug} is a custom tool and this session has no function for it: pass the "
-            "session's custom tools when resuming it, "
-            "router.get_session(session_id, custom_tools=[...])."
+            f"{slug} is not one of this session's custom tools ({', '.join(names)}).{guess} If "
+            f"the session was created with it, pass it when resuming: {resume}."
         )
 
     def preloaded(self) -> Sequence[CustomTool]:

@@ -45,7 +45,6 @@ from langchain_toolrouter._tool_errors import (
     ToolNotConnectedError,
     is_no_connection,
     translate_error,
-    transport_failure_text,
 )
 from langchain_toolrouter.custom_tools import CustomTool, CustomToolContext
 from langchain_toolrouter.errors import (
@@ -221,11 +220,10 @@ class Dispatcher:
         """The per-item error text when the service half of a split call failed as a whole
         (errors that are the caller's problem, such as a bad key, propagate). With no answer,
         it says whether the items may have run, as for a single tool."""
-        if isinstance(exc, APIError) and translate_error(exc, tool=MULTI_EXECUTE_SLUG) is None:
+        translated = translate_error(exc, tool="This tool")
+        if translated is None:
             raise exc
-        if isinstance(exc, TransportError):
-            return transport_failure_text(exc, "This tool")
-        return str(exc)
+        return str(translated)
 
     def _split_remote(self, split: MultiExecutePlan) -> tuple[ToolOutcome | None, str | None]:
         assert split.remote_arguments is not None

@@ -192,9 +192,10 @@ def test_failed_items_naming_a_custom_tool_without_a_function_say_how_to_pass_it
         log_id="log_r",
     )
     hinted = hint_unknown_local(answered, REGISTRY.missing_hint)
+    # This session has other custom tools: a made-up or mistyped slug is as likely.
     fix = (
-        "LOCAL_GONE is a custom tool and this session has no function for it: pass the "
-        "session's custom tools when resuming it, "
+        "LOCAL_GONE is not one of this session's custom tools (LOCAL_SHOUT). If the session "
+        "was created with it, pass it when resuming: "
         "router.get_session(session_id, custom_tools=[...])."
     )
     gone, app, known = hinted.data["results"]
@@ -211,3 +212,18 @@ def test_failed_items_naming_a_custom_tool_without_a_function_say_how_to_pass_it
         data={"results": [{"tool_slug": "LOCAL_GONE", "response": {"successful": True}}]},
     )
     assert hint_unknown_local(succeeded, REGISTRY.missing_hint) is succeeded
+
+
+def test_the_missing_custom_tool_hint_fits_the_session() -> None:
+    resumed = CustomRegistry([])  # no custom tools passed: most likely resumed without them
+    assert resumed.missing_hint("LOCAL_PING") == (
+        "LOCAL_PING is a custom tool and this session has no function for it: pass the "
+        "session's custom tools when resuming it, "
+        "router.get_session(session_id, custom_tools=[...])."
+    )
+    typo = REGISTRY.missing_hint("LOCAL_SHOUTT")
+    assert typo is not None
+    assert typo.startswith("LOCAL_SHOUTT is not one of this session's custom tools")
+    assert "Did you mean LOCAL_SHOUT?" in typo
+    assert REGISTRY.missing_hint("LOCAL_SHOUT") is None
+    assert REGISTRY.missing_hint("GITHUB_X") is None

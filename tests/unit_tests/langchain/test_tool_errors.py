@@ -324,6 +324,29 @@ def test_a_split_multi_execute_says_whether_the_service_items_may_have_run(
         assert notes(session) == []
 
 
+def test_a_split_multi_execute_tells_a_5xx_like_a_single_call(
+    emulated: tuple[ToolRouter, EmulatorState, _Faulty],
+) -> None:
+    # With a local item beside it, the service's half got the bare "HTTP 500 from ..." text,
+    # with no word that its items may have run.
+    router, state, _ = emulated
+    session = router.create_session("u", toolkits=["notes"], custom_tools=[shout])
+    tool = session.tool("COMPOSIO_MULTI_EXECUTE_TOOL")
+    args = {
+        "sync_response_to_workbench": False,
+        "tools": [
+            {"tool_slug": "LOCAL_SHOUT", "arguments": {"text": "hi"}},
+            {"tool_slug": "NOTES_CREATE_NOTE", "arguments": NOTE},
+        ],
+    }
+    state.faults.add(FaultRule(operation="execute_meta", status=500, times=1))
+    message = tool.invoke(tool_call(tool.name, args))
+    local, remote = message.artifact["data"]["results"]
+    assert local["response"]["successful"] is True
+    assert remote["error"].startswith("This tool failed at the Tool Router service (HTTP 500)")
+    assert "MAY HAVE RUN" in remote["error"]
+
+
 async def test_async_tools_say_whether_the_call_may_have_run() -> None:
     app = create_app()
     state: EmulatorState = app.state.emulator
