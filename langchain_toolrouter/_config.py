@@ -92,7 +92,14 @@ def _is_loopback(host: str) -> bool:
 
 def _normalise_base_url(raw: str) -> str:
     text = raw.strip().rstrip("/")
-    parts = urlsplit(text)
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number in range
+    except ValueError as exc:
+        raise ConfigurationError(
+            f"base URL {raw!r} is malformed ({exc}); use an absolute http(s) URL such as "
+            f"{DEFAULT_BASE_URL!r}. Pass base_url=... or set {ENV_BASE_URL}."
+        ) from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ConfigurationError(
             f"base URL must be an absolute http(s) URL such as {DEFAULT_BASE_URL!r}; got "

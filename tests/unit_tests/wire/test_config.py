@@ -51,6 +51,10 @@ def test_missing_key_names_the_variable_and_the_fix() -> None:
         ("ftp://x.test", "absolute http"),
         ("https://user:pw@x.test", "credentials"),
         ("https://x.test/?a=1", "query"),
+        # malformed: these escaped as ValueError or httpx.InvalidURL at the first request
+        ("http://[::1", "malformed .*Invalid IPv6 URL"),
+        ("http://example.com:abc", "malformed"),
+        ("http://example.com:99999", "malformed"),
     ],
 )
 def test_bad_base_urls_are_refused(base_url: str, match: str) -> None:
