@@ -434,10 +434,9 @@ class _Gemini(_Adapter):
     def node(self, schema: Any, pointer: str) -> Any:
         if not isinstance(schema, dict):
             schema = {} if schema is True else {"type": "null"}
-        schema = self.boolean_items(schema, pointer)
         if "type" in schema or "properties" in schema:
             schema = self.object_alternatives(schema, pointer)
-        out = self.children(schema, pointer)
+        out = self.boolean_items(self.children(schema, pointer), pointer)
         if "additionalProperties" in out and out["additionalProperties"] is not True:
             self.note(
                 "dropped",
@@ -458,7 +457,8 @@ class _Gemini(_Adapter):
 
     def boolean_items(self, schema: dict[str, Any], pointer: str) -> dict[str, Any]:
         """``items: true`` (any item) left to ``shape``; ``items: false`` (no item) shown as
-        ``maxItems: 0``: Gemini's items must be a schema object."""
+        ``maxItems: 0``: Gemini's items must be a schema object (after ``children``, which
+        merges ``allOf`` parts that may bring either)."""
         items = schema.get("items")
         if not isinstance(items, bool):
             return schema

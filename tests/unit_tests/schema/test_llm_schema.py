@@ -313,6 +313,10 @@ def test_gemini_variant_meets_what_gemini_requires_beyond_its_keywords() -> None
             {"type": "array", "items": False},
             {"type": "array", "maxItems": 0, "items": _GEMINI_ANY},
         ),
+        (  # brought by an allOf part, merged after the node's own keywords were read
+            {"allOf": [{"type": "array", "items": True}]},
+            {"type": "array", "items": _GEMINI_ANY},
+        ),
         # a const's own type, not "any value"
         (
             {"const": {"mode": "fast"}},
