@@ -296,6 +296,16 @@ def test_raise_errors_gives_the_same_fact_as_an_attribute(
     assert_may_have_run(str(caught.value))
 
 
+# A multi-execute split in two: a local custom tool, and an app tool the service runs.
+SPLIT = {
+    "sync_response_to_workbench": False,
+    "tools": [
+        {"tool_slug": "LOCAL_SHOUT", "arguments": {"text": "hi"}},
+        {"tool_slug": "NOTES_CREATE_NOTE", "arguments": NOTE},
+    ],
+}
+
+
 @pytest.mark.parametrize(("mode", "sent"), [("late", True), ("refuse", False)])
 def test_a_split_multi_execute_says_whether_the_service_items_may_have_run(
     emulated: tuple[ToolRouter, EmulatorState, _Faulty], mode: str, sent: bool
@@ -303,15 +313,8 @@ def test_a_split_multi_execute_says_whether_the_service_items_may_have_run(
     router, _, transport = emulated
     session = router.create_session("u", toolkits=["notes"], custom_tools=[shout])
     tool = session.tool("COMPOSIO_MULTI_EXECUTE_TOOL")
-    args = {
-        "sync_response_to_workbench": False,
-        "tools": [
-            {"tool_slug": "LOCAL_SHOUT", "arguments": {"text": "hi"}},
-            {"tool_slug": "NOTES_CREATE_NOTE", "arguments": NOTE},
-        ],
-    }
     transport.mode = mode
-    message = tool.invoke(tool_call(tool.name, args))
+    message = tool.invoke(tool_call(tool.name, SPLIT))
     transport.mode = None
     local, remote = message.artifact["data"]["results"]
     assert local["response"]["successful"] is True
@@ -332,15 +335,8 @@ def test_a_split_multi_execute_tells_a_5xx_like_a_single_call(
     router, state, _ = emulated
     session = router.create_session("u", toolkits=["notes"], custom_tools=[shout])
     tool = session.tool("COMPOSIO_MULTI_EXECUTE_TOOL")
-    args = {
-        "sync_response_to_workbench": False,
-        "tools": [
-            {"tool_slug": "LOCAL_SHOUT", "arguments": {"text": "hi"}},
-            {"tool_slug": "NOTES_CREATE_NOTE", "arguments": NOTE},
-        ],
-    }
     state.faults.add(FaultRule(operation="execute_meta", status=500, times=1))
-    message = tool.invoke(tool_call(tool.name, args))
+    message = tool.invoke(tool_call(tool.name, SPLIT))
     local, remote = message.artifact["data"]["results"]
     assert local["response"]["successful"] is True
     assert remote["error"].startswith("This tool failed at the Tool Router service (HTTP 500)")

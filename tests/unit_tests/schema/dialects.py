@@ -1,5 +1,8 @@
 """What strict providers accept, as checks on a model-facing schema (their documented rules
-and the 400s their APIs answer), for tests of the strict-provider variants."""
+and the 400s their APIs answer), for tests of the strict-provider variants.
+
+Written from the providers' rules, not from ``schema/providers.py``: an oracle that shared the
+adapter's tables would agree with its mistakes."""
 
 from __future__ import annotations
 
