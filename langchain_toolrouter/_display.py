@@ -7,13 +7,22 @@ long descriptions are shortened (the objects themselves keep everything).
 
 from __future__ import annotations
 
+import difflib
 import html
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, SupportsIndex, overload
 
 from langchain_core.tools import BaseTool
 
-__all__ = ["ToolList", "html_table", "text_table", "tool_rows", "tools_html", "tools_text"]
+__all__ = [
+    "ToolList",
+    "html_table",
+    "not_found",
+    "text_table",
+    "tool_rows",
+    "tools_html",
+    "tools_text",
+]
 
 _MAX_CELL = 90
 
@@ -81,6 +90,21 @@ def tool_rows(tools: Iterable[BaseTool]) -> list[tuple[str, str, str, str]]:
     return rows
 
 
+def not_found(kind: str, key: str, names: Sequence[str]) -> KeyError:
+    """The `KeyError` for a name a list does not hold: what it holds, and the closest name."""
+    if not names:
+        return KeyError(f"no {kind} {key!r}: the list is empty")
+    close = difflib.get_close_matches(key, names, n=1, cutoff=0.6) or difflib.get_close_matches(
+        key.upper(), [n.upper() for n in names], n=1, cutoff=0.6
+    )
+    hint = "."
+    if close:
+        match = next(n for n in names if n.upper() == close[0].upper())
+        hint = f"; did you mean {match!r}?"
+    shown = ", ".join(names[:20]) + (f", ... ({len(names)} in all)" if len(names) > 20 else "")
+    return KeyError(f"no {kind} {key!r} in this list{hint} It has: {shown}")
+
+
 def tools_html(tools: Iterable[BaseTool], *, caption: str | None = None) -> str:
     """A tool list as an HTML table."""
     return html_table(TOOL_HEADERS, tool_rows(tools), caption=caption)
@@ -107,6 +131,28 @@ class ToolList(list[BaseTool]):
             if tool.name == name or getattr(tool, "slug", None) == name:
                 return tool
         return None
+
+    @overload
+    def __getitem__(self, key: SupportsIndex) -> BaseTool: ...
+    @overload
+    def __getitem__(self, key: slice) -> list[BaseTool]: ...
+    @overload
+    def __getitem__(self, key: str) -> BaseTool: ...
+    def __getitem__(self, key: SupportsIndex | slice | str) -> BaseTool | list[BaseTool]:
+        """`tools[0]` as for any list; `tools["NAME"]` finds by name or slug and raises a
+        `KeyError` naming the tools here (and the closest name) when there is none."""
+        if isinstance(key, str):
+            found = self.get(key)
+            if found is None:
+                raise not_found("tool", key, self.names)
+            return found
+        return super().__getitem__(key)
+
+    def __contains__(self, item: object) -> bool:
+        """`"NAME" in tools` asks by name or slug; a tool object, as for any list."""
+        if isinstance(item, str):
+            return self.get(item) is not None
+        return super().__contains__(item)
 
     def _repr_html_(self) -> str:
         return tools_html(self, caption=self.caption or f"{len(self)} tools")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from langchain_toolrouter._connections import ConnectionLink, ToolkitInfo, ToolkitList
 from langchain_toolrouter._display import ToolList, html_table, text_table
 from langchain_toolrouter.files import MountItemList
@@ -73,3 +75,33 @@ def test_link_and_files_render() -> None:
     assert files.paths == ["a/b.txt"]
     assert "a/b.txt  5" in str(files)
     assert "<table>" in files._repr_html_()
+
+
+def test_lists_index_by_name_with_a_clear_miss() -> None:
+    def make(name: str) -> ToolRouterTool:
+        return ToolRouterTool.from_schema(name, "d", {"type": "object"}, lambda p: p)
+
+    tools = ToolList([make("NOTES_CREATE_NOTE"), make("NOTES_LIST_NOTES")])
+    assert tools["NOTES_LIST_NOTES"] is tools[1]
+    assert tools[-1] is tools[1]
+    assert tools[:1] == [tools[0]]
+    assert "NOTES_CREATE_NOTE" in tools
+    assert "NOTES_DELETE_NOTE" not in tools
+    assert tools[0] in tools
+    with pytest.raises(KeyError) as typo:
+        tools["NOTES_CREATE_NOTES"]
+    message = str(typo.value)
+    assert "did you mean 'NOTES_CREATE_NOTE'?" in message
+    assert "It has: NOTES_CREATE_NOTE, NOTES_LIST_NOTES" in message
+    with pytest.raises(KeyError, match="the list is empty"):
+        ToolList()["X"]
+    with pytest.raises(KeyError, match=r"in this list\. It has"):
+        tools["SLACK_SEND_MESSAGE"]
+
+    toolkits = ToolkitList(
+        ToolkitInfo.from_item(ToolkitItem.model_validate({"slug": s})) for s in ("github", "gmail")
+    )
+    assert toolkits["GitHub"] is toolkits[0]
+    assert "GMAIL" in toolkits
+    with pytest.raises(KeyError, match="did you mean 'gmail'"):
+        toolkits["gmial"]
