@@ -147,6 +147,59 @@ def test_openapi_nullable_and_draft03_required() -> None:
     assert len(conversion.report) == 2
 
 
+def test_keywords_spelled_as_googles_sdks_spell_them_are_read_and_reported() -> None:
+    """google-generativeai's ``type_``, google-genai's snake_case ``model_dump()`` keys."""
+    schema = {
+        "type_": "OBJECT",
+        "properties": {
+            "to": {"type_": "STRING", "format_": "email", "max_length": 20},
+            "tags": {"type": "ARRAY", "items": {"type": "STRING"}, "min_items": 1},
+            "n": {"any_of": [{"type": "INTEGER"}, {"type": "NULL"}]},
+            "m": {"$ref": "#/properties/n/any_of/0"},
+            "both": {"type": "string", "type_": "INTEGER", "maxLength": 9, "max_length": 2},
+        },
+        "required": ["to"],
+    }
+    conversion = json_schema_to_model(schema, name="gemini_sdk")
+    assert conversion.effective_schema["properties"] == {
+        "to": {"type": "string", "format": "email", "maxLength": 20},
+        "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+        "n": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+        "m": {"$ref": "#/properties/n/anyOf/0"},
+        # Beside the standard spelling, the other is a vendor keyword: kept, not applied.
+        "both": {"type": "string", "type_": "INTEGER", "maxLength": 9, "max_length": 2},
+    }
+    said = {(e.pointer, e.reason) for e in conversion.report if "SDKs" in e.reason}
+    assert said == {
+        ("/type_", '"type_" (as Google\'s SDKs spell it) read as "type"'),
+        ("/properties/to/type_", '"type_" (as Google\'s SDKs spell it) read as "type"'),
+        ("/properties/to/format_", '"format_" (as Google\'s SDKs spell it) read as "format"'),
+        (
+            "/properties/to/max_length",
+            '"max_length" (as Google\'s SDKs spell it) read as "maxLength"',
+        ),
+        (
+            "/properties/tags/min_items",
+            '"min_items" (as Google\'s SDKs spell it) read as "minItems"',
+        ),
+        ("/properties/n/any_of", '"any_of" (as Google\'s SDKs spell it) read as "anyOf"'),
+    }
+    good = {"to": "a@b.co", "tags": ["x"], "n": None, "m": 3, "both": "abcdefg"}
+    assert conversion.validate(good) == good
+    for bad in (
+        {"to": 5},
+        {"to": "a@b.co", "tags": []},
+        {"to": "a" * 21 + "@b.co"},
+        {"to": "a@b.co", "n": "1"},
+        {"to": "a@b.co", "m": None},
+        {},
+    ):
+        with pytest.raises(ArgsValidationError):
+            conversion.validate(bad)
+    with pytest.raises(SchemaConversionError, match="type is 'string'"):
+        json_schema_to_model({"type_": "STRING"}, name="not_an_object")
+
+
 @pytest.mark.parametrize("required_first", [True, False])
 def test_draft03_required_joins_a_required_list_in_either_key_order(required_first: bool) -> None:
     props = {"a": {"type": "integer", "required": True}, "g": {}}
