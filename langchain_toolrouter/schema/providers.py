@@ -11,6 +11,7 @@ is what the source schema expects.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from langchain_toolrouter.schema.options import StrictProvider
@@ -105,6 +106,14 @@ class _Adapter:
 
     def note(self, kind: str, pointer: str, reason: str) -> None:
         self.entries.append(ReportEntry(kind, pointer, f"{self.provider}: {reason}"))  # type: ignore[arg-type]
+
+    def forget(self, pointer: str) -> None:
+        """Drop the entries at or below ``pointer``: what they said was shown there was removed
+        after all (a report describes the final model-facing schema)."""
+        below = pointer + "/"
+        self.entries = [
+            e for e in self.entries if e.pointer != pointer and not e.pointer.startswith(below)
+        ]
 
     def children(self, node: dict[str, Any], pointer: str) -> dict[str, Any]:
         """A copy of ``node`` with subschemas adapted, ``oneOf`` as ``anyOf``, ``allOf`` merged."""
@@ -326,6 +335,7 @@ class _OpenAI(_Adapter):
         out["required"] = list(props)
         extra = out.get("additionalProperties", True)
         if extra is not False:
+            self.forget(join(pointer, "additionalProperties"))
             what = "free-form object" if not props else "object open to extra properties"
             self.note(
                 "approximated",
@@ -438,6 +448,7 @@ class _Gemini(_Adapter):
             schema = self.object_alternatives(schema, pointer)
         out = self.boolean_items(self.children(schema, pointer), pointer)
         if "additionalProperties" in out and out["additionalProperties"] is not True:
+            self.forget(join(pointer, "additionalProperties"))
             self.note(
                 "dropped",
                 join(pointer, "additionalProperties"),
@@ -447,6 +458,14 @@ class _Gemini(_Adapter):
         for key, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
             if key in out:
                 value = out.pop(key)
+                whole = _whole_bound(value, bound) if out.get("type") == "integer" else None
+                if whole is not None:
+                    # An integer above 2.5 (or 2) is one from 3: the same values, shown exactly.
+                    given: Any = out.get(bound)
+                    if _is_number(given):
+                        whole = max(whole, given) if bound == "minimum" else min(whole, given)
+                    out[bound] = whole
+                    continue
                 if bound not in out:
                     out[bound] = value
                 self.note("approximated", join(pointer, key), f"{key} shown as {bound} (inclusive)")
@@ -700,6 +719,17 @@ def _common_type(values: list[Any]) -> str | None:
 
 def _fits(value: Any, kind: str) -> bool:
     return value is not None and is_json_type(value, kind)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _whole_bound(value: Any, bound: str) -> int | None:
+    """The inclusive integer bound equal to an exclusive one on integers (``None``: no number)."""
+    if not _is_number(value) or not math.isfinite(value):
+        return None
+    return int(math.floor(value) + 1 if bound == "minimum" else math.ceil(value) - 1)
 
 
 def _gemini_any() -> dict[str, Any]:

@@ -21,6 +21,7 @@ from langchain_toolrouter.schema import (
     json_schema_to_model,
 )
 from langchain_toolrouter.schema.llm import inline_refs
+from langchain_toolrouter.schema.options import StrictProvider
 from langchain_toolrouter.schema.pointers import iter_subschemas
 
 from .dialects import gemini_problems
@@ -178,7 +179,7 @@ def test_gemini_variant_uses_its_subset() -> None:
         "properties": {
             "v": {"type": ["string", "null"], "enum": ["a", "b", None]},
             "w": {"const": 3},
-            "x": {"type": "integer", "exclusiveMinimum": 0},
+            "x": {"type": "number", "exclusiveMinimum": 0},
             "m": {"type": "object", "additionalProperties": {"type": "string"}},
         },
     }
@@ -190,7 +191,7 @@ def test_gemini_variant_uses_its_subset() -> None:
     assert "enum" not in props["w"]
     assert props["w"]["type"] == "integer"  # what the const implies: Gemini needs a type
     assert "3" in props["w"]["description"]
-    assert props["x"] == {"type": "integer", "minimum": 0}
+    assert props["x"] == {"type": "number", "minimum": 0}
     assert "additionalProperties" not in props["m"]
     assert {e.pointer for e in conversion.report} == {
         "/properties/v/type",
@@ -198,6 +199,42 @@ def test_gemini_variant_uses_its_subset() -> None:
         "/properties/x/exclusiveMinimum",
         "/properties/m/additionalProperties",
     }
+
+
+def test_gemini_shows_exclusive_bounds_on_integers_exactly() -> None:
+    """An integer above 0 is one from 1: Gemini has no exclusive bounds, but needs none here."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "integer", "exclusiveMinimum": 0},
+            "b": {"type": "integer", "exclusiveMaximum": 2.5, "maximum": 1},
+            "c": {"type": "integer", "exclusiveMinimum": 3, "minimum": 1},
+            "d": {"type": "integer", "exclusiveMaximum": 10, "maximum": 20},
+        },
+    }
+    conversion = json_schema_to_model(
+        schema, name="gem", options=ConversionOptions(strict_provider="gemini")
+    )
+    assert conversion.llm_schema["properties"] == {
+        "a": {"type": "integer", "minimum": 1},
+        "b": {"type": "integer", "maximum": 1},
+        "c": {"type": "integer", "minimum": 4},
+        "d": {"type": "integer", "maximum": 9},
+    }
+    assert str(conversion.report).startswith("exact conversion")
+
+
+@pytest.mark.parametrize("provider", ["openai", "gemini"])
+def test_a_replaced_subschema_leaves_no_report_entry_behind(provider: StrictProvider) -> None:
+    """An "any value" additionalProperties the variant then removes (or closes) is reported as
+    removed, not also as shown some way: the report describes the final schema."""
+    schema = {"type": "object", "properties": {"p": {"type": "object", "additionalProperties": {}}}}
+    conversion = json_schema_to_model(
+        schema, name="t", options=ConversionOptions(strict_provider=provider)
+    )
+    said = [e for e in conversion.report if e.pointer.startswith("/properties/p/")]
+    assert [e.pointer for e in said] == ["/properties/p/additionalProperties"]
+    assert "shown as a string" not in said[0].reason
 
 
 _GEMINI_ANY = {
