@@ -11,13 +11,13 @@ custom tools) gets a hint saying how to pass them (`missing_hint`).
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from langchain_core.tools import BaseTool
 
 from langchain_toolrouter._multi_execute import AmbiguousSlugError
-from langchain_toolrouter.custom_tools import CustomTool, CustomToolkit, as_custom_tool
+from langchain_toolrouter.custom_tools import CustomTool, CustomToolkit, as_custom_tool, single_item
 from langchain_toolrouter.wire.models import InlineCustomTools, SessionExperimental
 
 __all__ = ["CustomRegistry", "CustomToolInput"]
@@ -32,8 +32,24 @@ class CustomRegistry:
     def __init__(self, items: Iterable[CustomToolInput] = ()) -> None:
         self.tools: list[CustomTool] = []
         self.toolkits: list[CustomToolkit] = []
+        given: object = items
+        if isinstance(given, (str, bytes, Mapping)) or single_item(given):
+            msg = (
+                f"custom_tools takes a list of custom tools, toolkits or functions, got one "
+                f"{type(given).__name__}: pass custom_tools=[...]"
+            )
+            raise TypeError(msg)
+        toolkit_slugs: dict[str, str] = {}
         for item in items:
             if isinstance(item, CustomToolkit):
+                other = toolkit_slugs.get(item.slug.lower())
+                if other is not None:
+                    msg = (
+                        f"two custom toolkits have the slug {item.slug!r} (the other: {other!r}; "
+                        "slugs are case-insensitive): merge them, or give one another slug"
+                    )
+                    raise ValueError(msg)
+                toolkit_slugs[item.slug.lower()] = item.slug
                 self.toolkits.append(item)
                 self.tools.extend(item.tools)
             else:

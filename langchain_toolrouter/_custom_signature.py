@@ -24,7 +24,15 @@ from typing import Annotated, Any
 
 from langchain_core.tools import InjectedToolArg, InjectedToolCallId
 from langchain_core.tools.base import _infer_arg_descriptions
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PydanticUndefinedAnnotation,
+    PydanticUserError,
+    TypeAdapter,
+    create_model,
+)
 from pydantic.fields import FieldInfo
 
 from langchain_toolrouter.schema.naming import field_names
@@ -38,7 +46,9 @@ __all__ = [
     "signature_model",
 ]
 
-_CONFIG = ConfigDict(arbitrary_types_allowed=True)
+# Closed: an argument the function has no parameter for (a misspelt name) is refused, as an
+# app tool's closed schema refuses it, instead of being dropped while a default takes its place.
+_CONFIG = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
 
 
 @dataclass(frozen=True)
@@ -55,10 +65,35 @@ class SignatureModel:
     pydantic `Field` default), not one the function itself has."""
 
     def schema(self) -> dict[str, Any]:
-        """The input JSON Schema (parameter names as properties)."""
-        schema = {"type": "object", "properties": {}, **self.model.model_json_schema()}
+        """The input JSON Schema (parameter names as properties).
+
+        Raises:
+            TypeError: a parameter's type has no JSON Schema (an arbitrary class), naming it.
+        """
+        try:
+            generated = self.model.model_json_schema()
+        except PydanticUserError as exc:
+            raise TypeError(self._no_schema_message(exc)) from exc
+        schema = {"type": "object", "properties": {}, **generated}
         schema.pop("description", None)
         return schema
+
+    def _no_schema_message(self, exc: PydanticUserError) -> str:
+        """Which parameter's type has no JSON form, and what to do about it."""
+        tool = self.model.__name__
+        for attr, field in self.model.model_fields.items():
+            try:
+                TypeAdapter(field.annotation or Any, config=_CONFIG).json_schema()
+            except PydanticUserError:  # noqa: PERF203 - an error path, once per tool
+                return (
+                    f"custom tool {tool!r}: parameter {self.parameters[attr]!r} has type "
+                    f"{field.annotation!r}, which has no JSON Schema, so the model could not "
+                    "send it: annotate it with JSON types (str, int, float, bool, list, dict, "
+                    "a pydantic model or TypedDict of them), or pass input_schema="
+                )
+            except Exception:  # noqa: S112 - another field's problem: keep looking
+                continue
+        return f"custom tool {tool!r}: its parameters have no JSON Schema ({exc})"
 
     def call_kwargs(self, instance: BaseModel) -> dict[str, Any]:
         """The function's keyword arguments: the fields the caller set, under their names."""
@@ -176,15 +211,23 @@ def signature_model(
     kept = [
         p for p in params if p not in context and _in_schema(slug, p, hints, schema_given=False)
     ]
-    _, descriptions = _infer_arg_descriptions(
-        fn, parse_docstring=parse_docstring, error_on_invalid_docstring=False
-    )
-    names = field_names(p.name for p in kept)
-    fields: dict[str, Any] = {
-        names[p.name][0]: _field(p, hints.get(p.name, p.annotation), descriptions.get(p.name))
-        for p in kept
-    }
-    model = create_model(slug, __config__=_CONFIG, __module__=fn.__module__, **fields)
+    try:
+        _, descriptions = _infer_arg_descriptions(
+            fn, parse_docstring=parse_docstring, error_on_invalid_docstring=False
+        )
+        names = field_names(p.name for p in kept)
+        fields: dict[str, Any] = {
+            names[p.name][0]: _field(p, hints.get(p.name, p.annotation), descriptions.get(p.name))
+            for p in kept
+        }
+        model = create_model(slug, __config__=_CONFIG, __module__=fn.__module__, **fields)
+    except (NameError, PydanticUndefinedAnnotation) as exc:
+        msg = (
+            f"custom tool {slug!r}: a parameter's annotation cannot be resolved ({exc}), so "
+            "its schema cannot be built: define that type at module level (or import it "
+            "where the function is defined), or pass input_schema="
+        )
+        raise TypeError(msg) from exc
     return SignatureModel(
         model=model,
         parameters={names[p.name][0]: p.name for p in kept},

@@ -391,10 +391,10 @@ class SessionToolExecutor:
         )
         raise TypeError(msg)
 
-    def _check_custom(self, payload: dict[str, Any]) -> None:
-        """Refuse a custom tool call whose arguments its own checks refuse (the schema check
-        the tool made is the same first step, but a function's parameter types and hidden
-        arguments are checked here only)."""
+    def check_arguments(self, payload: dict[str, Any]) -> None:
+        """Refuse a custom tool call whose arguments its own checks refuse: its hidden
+        arguments first, then the schema, then a function's parameter types. The tool calls
+        this before its schema check, so the model reads the same error on every path."""
         custom = self._dispatcher.registry.resolve_exact(self._slug)
         if custom is None:
             return
@@ -405,7 +405,7 @@ class SessionToolExecutor:
 
     def execute(self, payload: dict[str, Any]) -> ToolOutcome:
         """Run the call with the sync client."""
-        self._check_custom(payload)
+        self.check_arguments(payload)
         try:
             return self._dispatcher.route(self._slug, payload)
         except (APIError, TransportError) as exc:
@@ -418,7 +418,7 @@ class SessionToolExecutor:
 
     async def aexecute(self, payload: dict[str, Any]) -> ToolOutcome:
         """Run the call with the async client."""
-        self._check_custom(payload)
+        self.check_arguments(payload)
         try:
             return await self._dispatcher.aroute(self._slug, payload)
         except (APIError, TransportError) as exc:

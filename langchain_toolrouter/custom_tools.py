@@ -236,12 +236,33 @@ class CustomTool:
         hidden_arguments: Iterable[str] = (),
     ) -> None:
         validate_slug(slug)
+        given: dict[str, object] = {"name": name, "description": description}
+        if not isinstance(given["name"], str) or not name.strip():
+            msg = f"custom tool {slug!r}: name must be a non-empty string, got {name!r}"
+            raise TypeError(msg)
+        if not isinstance(given["description"], str):
+            msg = (
+                f"custom tool {slug!r}: description must be a string (what the model reads), "
+                f"got {type(description).__name__}"
+            )
+            raise TypeError(msg)
         if not description or not description.strip():
             msg = (
                 f"custom tool {slug!r} needs a description (the model and the service's "
                 "search read it): add a docstring or pass description="
             )
             raise ValueError(msg)
+        schemas: tuple[tuple[str, object], ...] = (
+            ("input_schema", input_schema),
+            ("output_schema", output_schema),
+        )
+        for what, schema in schemas:
+            if schema is not None and not isinstance(schema, Mapping):
+                msg = (
+                    f"custom tool {slug!r}: {what} must be a JSON Schema object (a dict), got "
+                    f"{type(schema).__name__}"
+                )
+                raise TypeError(msg)
         if input_schema.get("type") != "object" or not isinstance(
             input_schema.get("properties"), Mapping
         ):
@@ -250,6 +271,13 @@ class CustomTool:
                 "'type': 'object' and a 'properties' mapping (the service refuses others)"
             )
             raise ValueError(msg)
+        toolkit: object = extends_toolkit
+        if toolkit is not None and not isinstance(toolkit, str):
+            msg = (
+                f"custom tool {slug!r}: extends_toolkit must be a toolkit slug (a string, e.g. "
+                f"'github'), got {type(extends_toolkit).__name__}"
+            )
+            raise TypeError(msg)
         if extends_toolkit is not None and not _SLUG.match(extends_toolkit):
             # A real toolkit's slug: only its characters are checked (the reserved prefixes
             # are for our own slugs; Composio has toolkits such as `composio_search`).
@@ -458,7 +486,12 @@ class CustomTool:
             for name in sorted(self._hidden.intersection(arguments))
         ]
         try:
-            checked = self._checks.validate(arguments)
+            # Hidden names are reported above, once (a closed schema would refuse them too).
+            checked = self._checks.validate(
+                {k: v for k, v in arguments.items() if k not in self._hidden}
+                if problems
+                else arguments
+            )
         except ArgsValidationError as exc:
             problems.extend(exc.errors)
         if problems:
@@ -622,12 +655,25 @@ class CustomToolkit:
         preload: bool = False,
     ) -> None:
         validate_slug(slug, what="custom toolkit")
+        for what, value in (("name", name), ("description", description)):
+            if not isinstance(value, str) or not value.strip():
+                msg = (
+                    f"custom toolkit {slug!r} needs a {what} (a non-empty string; the model and "
+                    f"the service's search read it), got {value!r}"
+                )
+                raise (TypeError if not isinstance(value, str) else ValueError)(msg)
+        if single_item(tools):
+            msg = (
+                f"custom toolkit {slug!r}: tools takes a list, got one "
+                f"{type(tools).__name__}: pass tools=[...]"
+            )
+            raise TypeError(msg)
         if not tools:
             msg = f"custom toolkit {slug!r} has no tools: pass tools=[...]"
             raise ValueError(msg)
         self.slug = slug
-        self.name = name
-        self.description = description
+        self.name = name.strip()
+        self.description = description.strip()
         self.preload = preload
         self.tools: list[CustomTool] = [as_custom_tool(item)._in_toolkit(slug) for item in tools]
         seen: set[str] = set()
@@ -651,6 +697,14 @@ class CustomToolkit:
 
     def __repr__(self) -> str:
         return f"CustomToolkit(slug={self.slug!r}, tools={[t.slug for t in self.tools]!r})"
+
+
+def single_item(items: object) -> bool:
+    """Whether ``items``, where a list of tools belongs, is one tool or toolkit instead (a
+    common slip: ``custom_tools=my_tool``)."""
+    return isinstance(items, (CustomTool, CustomToolkit, BaseTool)) or (
+        callable(items) and not isinstance(items, (list, tuple))
+    )
 
 
 def as_custom_tool(item: object) -> CustomTool:
@@ -723,8 +777,16 @@ def custom_tool(
 
     def build(fn: Callable[..., Any]) -> CustomTool:
         _check_function(fn)
-        tool_slug = slug or fn.__name__
+        tool_slug = fn.__name__ if slug is None else slug
         validate_slug(tool_slug)
+        flags: tuple[tuple[str, object], ...] = (
+            ("preload", preload),
+            ("parse_docstring", parse_docstring),
+        )
+        for option, value in flags:
+            if not isinstance(value, bool):
+                msg = f"custom tool {tool_slug!r}: {option} must be True or False, got {value!r}"
+                raise TypeError(msg)
         built: SignatureModel | None = None
         if input_schema is None:
             built = signature_model(
@@ -733,10 +795,18 @@ def custom_tool(
             schema = built.schema()
             context, context_optional = built.context_param, built.context_optional
         else:  # the given schema is the contract; the signature only names the context
+            written: object = input_schema
+            if not isinstance(written, Mapping):
+                msg = (
+                    f"custom tool {tool_slug!r}: input_schema must be a JSON Schema object "
+                    f"(a dict), got {type(input_schema).__name__}"
+                )
+                raise TypeError(msg)
             schema = dict(input_schema)
             context, context_optional = context_parameter(
                 tool_slug, fn, context_type=CustomToolContext
             )
+            _check_schema_fits(tool_slug, fn, schema, context)
         doc = inspect.getdoc(fn) or ""
         text = description or (doc.split("\n\nArgs:")[0] if parse_docstring else doc)
         is_async = inspect.iscoroutinefunction(fn)
@@ -760,6 +830,51 @@ def custom_tool(
     if func is not None:
         return build(func)
     return build
+
+
+def _check_schema_fits(
+    slug: str, fn: Callable[..., Any], schema: Mapping[str, Any], context: str | None
+) -> None:
+    """Refuse an explicit ``input_schema`` that the function cannot be called with: a
+    property it has no parameter for (without ``**kwargs``), or a parameter with no default
+    that no property supplies. Either way every call would fail at the call itself.
+
+    Raises:
+        TypeError: naming the names on each side that do not meet.
+    """
+    properties = schema.get("properties")
+    if not isinstance(properties, Mapping):
+        return  # CustomTool refuses it, with its own message
+    params = inspect.signature(fn).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return
+    keyword = {
+        name
+        for name, p in params.items()
+        if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    }
+    unknown = [name for name in properties if name not in keyword]
+    needed = injected_parameters(fn) | ({context} if context else set())
+    missing = [
+        name
+        for name in keyword
+        if name not in properties
+        and name not in needed
+        and params[name].default is inspect.Parameter.empty
+    ]
+    if unknown or missing:
+        problems = []
+        if unknown:
+            problems.append(f"properties {unknown} are not parameters of {fn.__name__}()")
+        if missing:
+            problems.append(f"parameters {sorted(missing)} have no default and no property")
+        msg = (
+            f"custom tool {slug!r}: input_schema does not fit the function: "
+            + "; ".join(problems)
+            + ". Every call would fail: make the properties match the parameters (or accept "
+            "**kwargs)"
+        )
+        raise TypeError(msg)
 
 
 def _plain_schema(slug: str, what: str, schema: Mapping[str, Any]) -> dict[str, Any]:

@@ -434,6 +434,12 @@ class ToolRouterTool(BaseTool):
         Raises:
             ToolArgumentsError: naming each bad field path and what was expected.
         """
+        # An executor with rules of its own (a session's custom tool: arguments only the
+        # application may set) applies them first, so the model reads one error for a call
+        # whichever way it is made.
+        check = getattr(self.executor, "check_arguments", None)
+        if check is not None:
+            check(dict(arguments))
         try:
             return self.conversion.validate(dict(arguments))
         except ArgsValidationError as exc:

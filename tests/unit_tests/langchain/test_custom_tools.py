@@ -7,6 +7,7 @@ import dataclasses
 import datetime
 import functools
 import inspect
+import re
 import threading
 from typing import Annotated, Any, Optional
 
@@ -814,3 +815,107 @@ def test_the_model_cannot_set_the_context_parameter() -> None:
     refused = ask.run({"q": "x", "ctx": "forged"})
     assert refused.error == injected_refusal("LOCAL_ASK", "ctx")
     assert ask.run({"q": "x"}).data == {"q": "x", "ctx": "None"}
+
+
+def test_a_misspelt_argument_is_refused_not_dropped_for_a_default() -> None:
+    @custom_tool
+    def send_report(team: str, urgent: bool = False) -> dict[str, Any]:
+        """Send the weekly report."""
+        return {"team": team, "urgent": urgent}
+
+    assert send_report.input_schema["additionalProperties"] is False
+    outcome = send_report.run({"team": "web", "urgnet": True})
+    assert not outcome.successful
+    assert "unknown property 'urgnet' (expected only these properties: team, urgent)" in (
+        outcome.error or ""
+    )
+    assert send_report.run({"team": "web", "urgent": True}).data == {"team": "web", "urgent": True}
+
+
+def test_definition_options_of_the_wrong_type_are_refused_at_definition() -> None:
+    def other(x: int) -> int:
+        """Other."""
+        return x
+
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"name": 5}, "name must be a non-empty string"),
+        ({"description": 5}, "description must be a string"),
+        ({"input_schema": ["a"]}, "input_schema must be a JSON Schema object (a dict), got list"),
+        ({"output_schema": "x"}, "output_schema must be a JSON Schema object (a dict), got str"),
+        ({"extends_toolkit": 5}, "extends_toolkit must be a toolkit slug"),
+        ({"preload": "yes"}, "preload must be True or False"),
+        ({"slug": ""}, "invalid"),
+    ]
+    for options, fragment in cases:
+        with pytest.raises((TypeError, ValueError), match=re.escape(fragment)):
+            custom_tool(**options)(other)
+
+
+def test_an_explicit_input_schema_must_fit_the_function() -> None:
+    def other(x: int, y: int = 2) -> int:
+        """Other."""
+        return x + y
+
+    with pytest.raises(TypeError) as wrong:
+        custom_tool(input_schema={"type": "object", "properties": {"zzz": {"type": "string"}}})(
+            other
+        )
+    message = str(wrong.value)
+    assert "properties ['zzz'] are not parameters of other()" in message
+    assert "parameters ['x'] have no default and no property" in message
+    fits = custom_tool(input_schema={"type": "object", "properties": {"x": {"type": "integer"}}})
+    assert fits(other).run({"x": 1}).data == {"result": 3}
+
+    def open_ended(**kwargs: Any) -> dict[str, Any]:
+        """Anything."""
+        return kwargs
+
+    schema = {"type": "object", "properties": {"zzz": {"type": "string"}}}
+    assert custom_tool(input_schema=schema)(open_ended).run({"zzz": "a"}).data == {"zzz": "a"}
+
+
+class Handle:
+    """A Python object with no JSON form."""
+
+
+def test_a_parameter_type_with_no_json_schema_is_named() -> None:
+    def use(count: int, handle: Handle) -> int:
+        """Use it."""
+        return count
+
+    with pytest.raises(TypeError, match=r"parameter 'handle' has type .*Handle.* no JSON Schema"):
+        custom_tool(use)
+
+
+def test_lists_of_custom_tools_are_lists() -> None:
+    @custom_tool
+    def ping() -> str:
+        """Ping."""
+        return "pong"
+
+    with pytest.raises(
+        TypeError, match=r"custom_tools takes a list .* pass custom_tools=\[\.\.\.\]"
+    ):
+        CustomRegistry(ping)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"tools takes a list, got one CustomTool"):
+        CustomToolkit("crm", "CRM", "Customer tools.", tools=ping)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="needs a name"):
+        CustomToolkit("crm", " ", "Customer tools.", tools=[ping])
+    with pytest.raises(ValueError, match="needs a description"):
+        CustomToolkit("crm", "CRM", "", tools=[ping])
+    one = CustomToolkit("crm", "CRM", "Customer tools.", tools=[ping])
+    two = CustomToolkit("CRM", "CRM 2", "More customer tools.", tools=[ping])
+    with pytest.raises(ValueError, match="two custom toolkits have the slug 'CRM'"):
+        CustomRegistry([one, two])
+
+
+def test_an_annotation_that_cannot_be_resolved_is_named() -> None:
+    class Local:  # under `from __future__ import annotations`: a name only this scope knows
+        pass
+
+    def use(count: int, handle: Local) -> int:
+        """Use it."""
+        return count
+
+    with pytest.raises(TypeError, match=r"name 'Local' is not defined.*pass input_schema="):
+        custom_tool(use)
