@@ -23,7 +23,9 @@ from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.tools import BaseTool
-from pydantic import ConfigDict, Field, SkipValidation
+from pydantic import ConfigDict, Field, SkipValidation, StrictBool, model_validator
+
+from langchain_toolrouter._arguments import require_session, unknown_arguments
 
 if TYPE_CHECKING:
     from langchain_toolrouter._search_results import ToolSearchResult
@@ -45,6 +47,12 @@ def parse_query(value: Any) -> tuple[str, str | None]:
     if isinstance(value, str):
         text, known = value, None
     elif isinstance(value, Mapping):
+        unknown_arguments(
+            "a tool search dict", value, ("query", "use_case", "known_fields"), error=ValueError
+        )
+        if "query" in value and "use_case" in value:
+            msg = "a tool search dict takes 'query' or 'use_case' (the same thing), not both"
+            raise ValueError(msg)
         text = value.get("use_case", value.get("query"))
         known = value.get("known_fields")
         if not isinstance(text, str):
@@ -81,9 +89,16 @@ class ToolSearch(Runnable[ToolQuery, list[BaseTool]]):
         include_related: bool = True,
         limit: int | None = None,
     ) -> None:
-        if limit is not None and limit < 1:
+        require_session("ToolSearch", session, "search_tools")
+        given: dict[str, object] = {"include_related": include_related, "limit": limit}
+        if not isinstance(given["include_related"], bool):
+            msg = f"include_related must be True or False, got {include_related!r}"
+            raise TypeError(msg)
+        if limit is not None and (
+            not isinstance(given["limit"], int) or isinstance(given["limit"], bool) or limit < 1
+        ):
             msg = f"limit must be a positive number of tools or None, got {limit!r}"
-            raise ValueError(msg)
+            raise (ValueError if isinstance(given["limit"], int) else TypeError)(msg)
         self.session = session
         self.include_related = include_related
         self.limit = limit
@@ -154,8 +169,17 @@ class ToolRetriever(BaseRetriever):
 
     session: Annotated[Any, SkipValidation()] = Field(exclude=True)
     """The `ToolRouterSession` to search."""
-    include_related: bool = True
+    include_related: StrictBool = True
     """Also return the search's related tools."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _known_arguments(cls, data: Any) -> Any:
+        # LangChain's retrievers ignore unknown arguments: `k=1` would silently do nothing.
+        if isinstance(data, Mapping):
+            unknown_arguments("ToolRetriever", data, cls.model_fields)
+            require_session("ToolRetriever", data.get("session"), "search_tools")
+        return data
 
     def _get_relevant_documents(
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 import httpx
 from pydantic import SecretStr
 
+from langchain_toolrouter._arguments import require_number, require_text
 from langchain_toolrouter._config import UNSET, TimeoutTypes, Unset
 from langchain_toolrouter._connections import (
     ConnectionLink,
@@ -584,9 +585,14 @@ class ToolRouterSession:
     # ------------------------------------------------------------------ search
 
     def _search_body(self, query: str, known_fields: str | None) -> list[dict[str, Any]]:
-        entry: dict[str, Any] = {"use_case": query}
-        if known_fields:
-            entry["known_fields"] = known_fields
+        # Refused as ToolSearch refuses it: a blank use case finds nothing meaningful.
+        entry: dict[str, Any] = {
+            "use_case": require_text("the tool search query", query, example="create a note")
+        }
+        if known_fields is not None and known_fields != "":  # "" is "nothing known"
+            entry["known_fields"] = require_text(
+                "known_fields", known_fields, example="repo:hello-world, owner:alice"
+            )
         return [entry]
 
     def _search_slugs(
@@ -808,6 +814,7 @@ class ToolRouterSession:
     def _check_in_session(self, toolkit: str) -> None:
         """Fail fast for a toolkit the session's config leaves out (the service would list
         it anyway, and the wait would only end at its timeout)."""
+        require_text("the toolkit", toolkit, example="github")
         allowed = self.config.toolkits
         if allowed is None:
             return
@@ -833,9 +840,8 @@ class ToolRouterSession:
         return info
 
     def _check_wait(self, toolkit: str, timeout: float, poll_interval: float) -> None:
-        if timeout < 0 or poll_interval <= 0:
-            msg = "timeout must be >= 0 and poll_interval > 0 (seconds)"
-            raise ValueError(msg)
+        require_number("timeout (seconds)", timeout, minimum=0)
+        require_number("poll_interval (seconds)", poll_interval, minimum=0, strict=True)
         self._check_in_session(toolkit)
 
     def wait_for_connection(
@@ -889,7 +895,7 @@ class ToolRouterSession:
         Service errors raise (`APIError`, `TransportError`); a tool that ran and failed
         returns an outcome with `successful=False`.
         """
-        return self._dispatch.route(slug, dict(arguments or {}), account)
+        return self._dispatch.route(*_execute_args(slug, arguments), account)
 
     async def aexecute(
         self,
@@ -899,11 +905,12 @@ class ToolRouterSession:
         account: str | None = None,
     ) -> ToolOutcome:
         """Async twin of `execute`."""
-        return await self._dispatch.aroute(slug, dict(arguments or {}), account)
+        return await self._dispatch.aroute(*_execute_args(slug, arguments), account)
 
     def _known_tool(self, slug: str) -> ToolRouterTool | Literal[False] | None:
         """A tool from what this session already knows (`False`: nothing known; `None`: its
         schema cannot be converted)."""
+        require_text("the tool slug", slug, example="GITHUB_CREATE_AN_ISSUE")
         custom = self._registry.resolve_exact(slug)
         if custom is not None:
             return self._custom_lc_tool(custom)
@@ -1059,6 +1066,20 @@ class ToolRouterSession:
             f"ToolRouterSession(session_id={self.session_id!r}, user_id={self.user_id!r}, "
             f"custom_tools={[t.final_slug for t in self._registry.tools]!r})"
         )
+
+
+def _execute_args(slug: object, arguments: object) -> tuple[str, dict[str, Any]]:
+    """``execute``'s slug and arguments, checked: the arguments are a JSON object (a dict)."""
+    name = require_text("the tool slug", slug, example="GITHUB_CREATE_AN_ISSUE")
+    if arguments is None:
+        return name, {}
+    if not isinstance(arguments, Mapping):
+        msg = (
+            f"the arguments of {name} must be a dict of named arguments (a JSON object), got "
+            f"{type(arguments).__name__}: e.g. session.execute({name!r}, {{'title': 'Hi'}})"
+        )
+        raise TypeError(msg)
+    return name, dict(arguments)
 
 
 def _full_schema(found: m.SearchToolSchema | None) -> bool:

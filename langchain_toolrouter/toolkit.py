@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fnmatch import fnmatchcase
 from typing import Annotated, Any
 
 from langchain_core.tools import BaseTool, BaseToolkit
-from pydantic import ConfigDict, Field, SkipValidation
+from pydantic import ConfigDict, Field, SkipValidation, model_validator
 
+from langchain_toolrouter._arguments import require_session, unknown_arguments
 from langchain_toolrouter._display import ToolList
 
 __all__ = ["ToolRouterToolkit"]
@@ -50,6 +51,23 @@ class ToolRouterToolkit(BaseToolkit):
     session: Annotated[Any, SkipValidation()] = Field(exclude=True)
     include: Sequence[str] | None = None
     exclude: Sequence[str] = ()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _known_arguments(cls, data: Any) -> Any:
+        # A typo (`exlude=`) would otherwise be ignored and leave in the tools meant to be out.
+        if isinstance(data, Mapping):
+            unknown_arguments("ToolRouterToolkit", data, cls.model_fields)
+            require_session("ToolRouterToolkit", data.get("session"), "get_tools")
+            for name in ("include", "exclude"):
+                value = data.get(name)
+                if isinstance(value, (str, bytes)):
+                    msg = (
+                        f"ToolRouterToolkit: {name} takes a list of patterns, got the string "
+                        f"{value!r}: pass {name}=[{value!r}]"
+                    )
+                    raise TypeError(msg)
+        return data
 
     def get_tools(self) -> list[BaseTool]:
         """The session's tools (every page of `/tools` plus custom tools), filtered."""

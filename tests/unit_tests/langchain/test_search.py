@@ -78,8 +78,12 @@ def test_parse_query_forms() -> None:
     assert parse_query("send mail") == ("send mail", None)
     assert parse_query({"query": "send mail"}) == ("send mail", None)
     assert parse_query({"use_case": "send", "known_fields": "to:a@b.c"}) == ("send", "to:a@b.c")
-    with pytest.raises(ValueError, match="'query'"):
+    with pytest.raises(ValueError, match="unknown argument 'q'; it takes: known_fields, query"):
         parse_query({"q": "x"})
+    with pytest.raises(ValueError, match="'query'"):
+        parse_query({"known_fields": "a:b"})
+    with pytest.raises(ValueError, match="unknown argument 'limit'"):
+        parse_query({"query": "x", "limit": 1})
     with pytest.raises(ValueError, match="empty"):
         parse_query("  ")
     with pytest.raises(TypeError, match="string or a dict"):

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from langchain_toolrouter._custom_registry import CustomRegistry
 from langchain_toolrouter.custom_tools import custom_tool
+from langchain_toolrouter.search import ToolRetriever
 from langchain_toolrouter.session import ToolRouter, ToolRouterSession, ToolSearchError
+from langchain_toolrouter.toolkit import ToolRouterToolkit
 from langchain_toolrouter.wire.models import SearchResponse, SearchToolSchema, Session, ToolSchema
 
 
@@ -118,3 +122,41 @@ def test_safe_names_that_collide_keep_the_first_tool_and_say_so(
             },
         )
         assert [t.slug for t in found] == ["GET_USER"]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "fragment"),
+    [
+        (lambda s: s.execute(123), TypeError, "the tool slug must be a string"),
+        (lambda s: s.execute("GITHUB_A", "hello"), TypeError, "must be a dict of named arguments"),
+        (lambda s: s.execute("GITHUB_A", [("a", 1)]), TypeError, "got list"),
+        (lambda s: s.tool(123), TypeError, "the tool slug must be a string"),
+        (lambda s: s.authorize(5), TypeError, "the toolkit must be a string"),
+        (lambda s: s.authorize(" "), ValueError, "the toolkit is empty"),
+        (lambda s: s.wait_for_connection("github", timeout="5"), TypeError, "timeout"),
+        (lambda s: s.wait_for_connection("github", poll_interval=0), ValueError, "> 0"),
+        (lambda s: s.search_tools("   "), ValueError, "the tool search query is empty"),
+        (lambda s: s.search_tools("x", known_fields=5), TypeError, "known_fields must be"),
+        (lambda s: s.as_search_runnable(limit="2"), TypeError, "limit must be a positive"),
+        (lambda s: s.as_search_runnable(include_related="no"), TypeError, "True or False"),
+    ],
+)
+def test_arguments_of_the_wrong_kind_are_named_before_any_request(
+    session: ToolRouterSession, call: Any, error: type[Exception], fragment: str
+) -> None:
+    with pytest.raises(error, match=re.escape(fragment)):
+        call(session)
+
+
+def test_toolkit_and_retriever_refuse_unknown_arguments(session: ToolRouterSession) -> None:
+    with pytest.raises(TypeError, match=r"unknown argument 'exlude' \(did you mean 'exclude'\?\)"):
+        ToolRouterToolkit(session=session, exlude=["COMPOSIO_REMOTE_*"])
+    with pytest.raises(TypeError, match=r"pass exclude=\['COMPOSIO_\*'\]"):
+        ToolRouterToolkit(session=session, exclude="COMPOSIO_*")
+    with pytest.raises(TypeError, match="needs session=<a ToolRouterSession>"):
+        ToolRouterToolkit(session=None)
+    with pytest.raises(TypeError, match="ToolRetriever got unknown argument 'k'"):
+        ToolRetriever(session=session, k=1)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match=r"needs session=<a ToolRouterSession>.*got int"):
+        ToolRetriever(session=5)
+    assert ToolRetriever(session=session, include_related=False).include_related is False
