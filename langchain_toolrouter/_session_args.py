@@ -110,7 +110,7 @@ def session_request(
     preload: Any = None,
     search: Any = None,
     multi_execute: Any = None,
-    multi_account: Mapping[str, Any] | None = None,
+    multi_account: Any = None,
     experimental: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The `create_session` body for friendly arguments; `None` arguments are not sent."""
@@ -145,7 +145,10 @@ def session_request(
     if multi_execute is not None:
         body["execute"] = _flag("multi_execute", multi_execute, "enable_multi_execute")
     if multi_account is not None:
-        body["multi_account"] = dict(multi_account)
-    if experimental:
-        body["experimental"] = dict(experimental)
+        body["multi_account"] = _flag("multi_account", multi_account, "enable")
+    if experimental is not None:
+        if not isinstance(experimental, Mapping):
+            raise _bad("experimental", experimental, "a mapping of experimental options")
+        if experimental:
+            body["experimental"] = dict(experimental)
     return body

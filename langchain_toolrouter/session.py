@@ -257,7 +257,7 @@ class ToolRouter:
         preload: Sequence[str] | Literal["all"] | Mapping[str, Any] | None = None,
         search: bool | Mapping[str, Any] | None = None,
         multi_execute: bool | Mapping[str, Any] | None = None,
-        multi_account: Mapping[str, Any] | None = None,
+        multi_account: bool | Mapping[str, Any] | None = None,
         experimental: Mapping[str, Any] | None = None,
         custom_tools: Iterable[CustomToolInput] | None = None,
     ) -> ToolRouterSession:
@@ -275,7 +275,8 @@ class ToolRouter:
             preload: App tools listed directly by `get_tools()` (slugs or `"all"`).
             search: Expose `COMPOSIO_SEARCH_TOOLS`.
             multi_execute: Expose `COMPOSIO_MULTI_EXECUTE_TOOL`.
-            multi_account: The multi-account block.
+            multi_account: `True`/`False`, or the multi-account block
+                (`{"enable": ..., "max_accounts_per_toolkit": ...}`).
             experimental: Further `experimental` fields (e.g. `permissions`).
             custom_tools: Custom tools/toolkits (`@custom_tool` functions, `CustomToolkit`,
                 LangChain tools, plain functions).
@@ -317,7 +318,7 @@ class ToolRouter:
         preload: Sequence[str] | Literal["all"] | Mapping[str, Any] | None = None,
         search: bool | Mapping[str, Any] | None = None,
         multi_execute: bool | Mapping[str, Any] | None = None,
-        multi_account: Mapping[str, Any] | None = None,
+        multi_account: bool | Mapping[str, Any] | None = None,
         experimental: Mapping[str, Any] | None = None,
         custom_tools: Iterable[CustomToolInput] | None = None,
     ) -> ToolRouterSession:

@@ -65,11 +65,19 @@ def test_request_forms_pass_through_and_none_is_not_sent() -> None:
         ({"connected_accounts": {"github": 1}}, TypeError, "connected_accounts\\['github'\\]"),
         ({"manage_connections": "yes"}, TypeError, "manage_connections: expected True/False"),
         ({"preload": ["LOCAL_X"]}, ValueError, "custom_tool\\(preload=True\\)"),
+        ({"multi_account": ["github"]}, TypeError, "multi_account: expected True/False"),
+        ({"experimental": [1]}, TypeError, "experimental: expected a mapping"),
     ],
 )
 def test_wrong_kinds_are_named(kwargs: dict[str, object], error: type, fragment: str) -> None:
     with pytest.raises(error, match=fragment):
         session_request("u1", **kwargs)  # type: ignore[arg-type]
+
+
+def test_multi_account_takes_a_flag() -> None:
+    assert session_request("u1", multi_account=True)["multi_account"] == {"enable": True}
+    body = session_request("u1", multi_account={"enable": True, "max_accounts_per_toolkit": 2})
+    assert SessionCreateRequest.model_validate(body).multi_account is not None
 
 
 def test_user_id_is_required() -> None:
