@@ -770,6 +770,7 @@ class ToolRouterSession:
         toolkits: Sequence[str] | None = None,
     ) -> ToolkitList:
         """The session's toolkits (every page) with the user's connection state."""
+        _check_toolkit_filters(connected, search, toolkits)
         items = self._client.iter_toolkits(
             self.session_id, is_connected=connected, search=search, toolkits=toolkits
         )
@@ -783,6 +784,7 @@ class ToolRouterSession:
         toolkits: Sequence[str] | None = None,
     ) -> ToolkitList:
         """Async twin of `toolkits`."""
+        _check_toolkit_filters(connected, search, toolkits)
         items = self._aclient.iter_toolkits(
             self.session_id, is_connected=connected, search=search, toolkits=toolkits
         )
@@ -1067,6 +1069,24 @@ class ToolRouterSession:
             f"ToolRouterSession(session_id={self.session_id!r}, user_id={self.user_id!r}, "
             f"custom_tools={[t.final_slug for t in self._registry.tools]!r})"
         )
+
+
+def _check_toolkit_filters(connected: object, search: object, toolkits: object) -> None:
+    """Refuse `toolkits(...)` filters of the wrong kind (a string for `connected` would be
+    read as true, one toolkit slug as a list of its letters)."""
+    if connected is not None and not isinstance(connected, bool):
+        msg = f"connected must be True, False or None (all), got {connected!r}"
+        raise TypeError(msg)
+    if search is not None and not isinstance(search, str):
+        msg = f"search must be a string, got {type(search).__name__}"
+        raise TypeError(msg)
+    if toolkits is not None and (
+        isinstance(toolkits, str)
+        or not isinstance(toolkits, Sequence)
+        or not all(isinstance(t, str) for t in toolkits)
+    ):
+        msg = f"toolkits must be a list of toolkit slugs such as ['github'], got {toolkits!r}"
+        raise TypeError(msg)
 
 
 def _execute_args(slug: object, arguments: object) -> tuple[str, dict[str, Any]]:

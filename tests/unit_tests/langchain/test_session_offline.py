@@ -139,6 +139,8 @@ def test_safe_names_that_collide_keep_the_first_tool_and_say_so(
         (lambda s: s.search_tools("x", known_fields=5), TypeError, "known_fields must be"),
         (lambda s: s.as_search_runnable(limit="2"), TypeError, "limit must be a positive"),
         (lambda s: s.as_search_runnable(include_related="no"), TypeError, "True or False"),
+        (lambda s: s.toolkits(connected="yes"), TypeError, "connected must be True, False"),
+        (lambda s: s.toolkits(toolkits="github"), TypeError, "toolkits must be a list"),
     ],
 )
 def test_arguments_of_the_wrong_kind_are_named_before_any_request(
