@@ -43,7 +43,7 @@ from contextvars import ContextVar
 from types import FunctionType, MethodType
 from typing import Annotated, Any, Literal, Protocol, cast, get_type_hints
 
-from langchain_core.messages import ToolMessage
+from langchain_core.messages import ToolCall, ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import run_in_executor
 from langchain_core.tools import BaseTool, ToolException
@@ -444,6 +444,64 @@ class ToolRouterTool(BaseTool):
             return self.conversion.validate(dict(arguments))
         except ArgsValidationError as exc:
             raise ToolArgumentsError(tool=self.name, errors=exc.errors, detail=str(exc)) from exc
+
+    def invoke(
+        self,
+        input: str | dict[str, Any] | ToolCall,
+        config: RunnableConfig | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        """LangChain's `invoke`; a tool call whose `args` is not an object is answered as
+        invalid arguments (LangChain itself fails on it with an `AttributeError`)."""
+        malformed = self._malformed_call(input)
+        if malformed is not None:
+            return malformed
+        return super().invoke(input, config, **kwargs)
+
+    async def ainvoke(
+        self,
+        input: str | dict[str, Any] | ToolCall,
+        config: RunnableConfig | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        """Async twin of `invoke`."""
+        malformed = self._malformed_call(input)
+        if malformed is not None:
+            return malformed
+        return await super().ainvoke(input, config, **kwargs)
+
+    def _malformed_call(self, input: object) -> ToolMessage | None:
+        """The error answer to a tool call whose `args` is not a JSON object, else `None`."""
+        if not (
+            isinstance(input, dict)
+            and input.get("type") == "tool_call"
+            and "args" in input
+            and not isinstance(input["args"], dict)
+        ):
+            return None
+        exc = ToolArgumentsError(
+            tool=self.name,
+            errors=[
+                {
+                    "path": "",
+                    "message": f"the tool call's args is {type(input['args']).__name__}",
+                    "expected": "an object of named arguments",
+                }
+            ],
+            detail="",
+        )
+        token = _TOOL_CALL_ID.set(input.get("id"))
+        try:
+            answer = self._error_message(exc)
+        finally:
+            _TOOL_CALL_ID.reset(token)
+        if answer is None:
+            if not self.handle_tool_error:
+                raise exc
+            return ToolMessage(
+                content=str(exc), tool_call_id=input.get("id") or "", name=self.name, status="error"
+            )
+        return answer[0]
 
     def run(self, *args: Any, **kwargs: Any) -> Any:
         """LangChain's `run`, remembering the tool call's id so that errors answered to the

@@ -10,6 +10,7 @@ import pytest
 
 from langchain_toolrouter import ToolRouter
 from langchain_toolrouter._tool_errors import (
+    ToolArgumentsError,
     ToolRateLimitError,
     ToolServiceError,
     ToolTransportError,
@@ -382,3 +383,27 @@ async def test_async_tools_say_whether_the_call_may_have_run() -> None:
         transport.mode = None
         assert_may_have_run(split.artifact["data"]["results"][1]["error"])
         await router.aclose()
+
+
+@pytest.mark.parametrize("args", ["hi", [1, 2], None])
+def test_a_tool_call_whose_args_is_not_an_object_is_answered_as_invalid_arguments(
+    args: Any,
+) -> None:
+    from langchain_toolrouter.tools import ToolRouterTool
+
+    sent: list[Any] = []
+    tool = ToolRouterTool.from_schema(
+        "T", "d", {"type": "object", "properties": {"a": {"type": "string"}}}, sent.append
+    )
+    call = {"name": "T", "args": args, "id": "c1", "type": "tool_call"}
+    message = tool.invoke(call)
+    assert message.status == "error"
+    assert message.tool_call_id == "c1"
+    assert f"the tool call's args is {type(args).__name__}" in message.content
+    assert "expected an object of named arguments" in message.content
+    strict = ToolRouterTool.from_schema(
+        "T", "d", {"type": "object"}, sent.append, raise_errors=True
+    )
+    with pytest.raises(ToolArgumentsError):
+        strict.invoke(call)
+    assert sent == []
