@@ -329,3 +329,65 @@ def test_api_key_defaults_to_a_key_the_app_accepts() -> None:
     with_key = EmulatorServer(api_key="ak_b", api_keys=["ak_a", "ak_b"])
     with_key.stop()
     assert with_key.api_key == "ak_b"
+
+
+def test_cli_refuses_a_bad_port_before_printing_anything() -> None:
+    # It used to print "Tool Router emulator on http://127.0.0.1:99999", then a traceback.
+    result = subprocess.run(
+        [sys.executable, "-m", "langchain_toolrouter.emulator", "--port", "99999"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines()[-1] == (
+        "toolrouter-emulator: error: argument --port: '99999' is not a TCP port; give 1-65535, "
+        "or 0 for any free port"
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--port", "-1"], "argument --port: '-1' is not a TCP port"),
+        (["--port", "http"], "argument --port: 'http' is not a TCP port"),
+        (["--api-key", ""], "argument --api-key: the API key must not be empty"),
+        (["--host", " "], "argument --host: the host must not be empty"),
+        (["--data-dir", ""], "argument --data-dir: the data directory must not be empty"),
+        (["--host", "no-such-host.invalid", "--port", "0"], "cannot listen on no-such-host"),
+    ],
+)
+def test_cli_bad_arguments_are_a_one_line_error_and_exit_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from langchain_toolrouter.emulator.__main__ import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.strip().splitlines()[-1].startswith(f"toolrouter-emulator: error: {message}")
+
+
+def test_cli_refuses_a_data_dir_that_is_a_file_and_a_port_in_use(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from langchain_toolrouter.emulator.__main__ import main
+
+    file = tmp_path / "file"
+    file.write_text("x")
+    with pytest.raises(SystemExit) as exited:
+        main(["--data-dir", str(file)])
+    assert exited.value.code == 2
+    assert f"--data-dir {file} is not a directory" in capsys.readouterr().err
+    with EmulatorServer() as busy, pytest.raises(SystemExit) as exited:
+        main(["--port", str(busy.port)])
+    assert exited.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # nothing claims to serve an address that is not served
+    assert f"cannot listen on 127.0.0.1:{busy.port}" in err
+    assert "choose another --port (0 = any free port)" in err
