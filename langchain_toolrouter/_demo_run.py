@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
+import math
 import os
 import re
 import sys
@@ -565,7 +566,10 @@ def run_demo(
         DemoError: the demo cannot run; the message says why and how to fix it (a wrong
             `COMPOSIO_API_KEY`, an unreachable `COMPOSIO_BASE_URL`, an unusable `--model`). A
             service error is its `__cause__`.
+        TypeError, ValueError: an argument of the wrong type or out of range (before anything
+            starts): `max_steps` < 1 would run no turn at all.
     """
+    _check_arguments(model, user_id, max_steps, emulator_latency)
     printer = printer or Printer()
     report = DemoReport()
     chat_model, report.model = _chat_model(model)
@@ -582,6 +586,28 @@ def run_demo(
         )
     except ToolRouterError as exc:
         raise _service_failure(exc, url if own_key else "the embedded emulator", own_key) from exc
+
+
+def _check_arguments(model: Any, user_id: Any, max_steps: Any, emulator_latency: Any) -> None:
+    """Refuse arguments the demo cannot run with, naming the fix (the CLI checks them too)."""
+    if model is not None and not isinstance(model, str):
+        raise TypeError(f"run_demo(model=...) takes 'provider:name' or None, got {model!r}")
+    if not isinstance(user_id, str) or not user_id.strip():
+        raise ValueError(f"run_demo(user_id=...) must name a user, e.g. 'alice'; got {user_id!r}")
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+        raise ValueError(
+            f"run_demo(max_steps=...) must be an int >= 1 (model turns), got {max_steps!r}"
+        )
+    if (
+        isinstance(emulator_latency, bool)
+        or not isinstance(emulator_latency, int | float)
+        or not math.isfinite(emulator_latency)
+        or emulator_latency < 0
+    ):
+        raise ValueError(
+            "run_demo(emulator_latency=...) must be a number of seconds >= 0, got "
+            f"{emulator_latency!r}"
+        )
 
 
 def _service_failure(exc: ToolRouterError, where: str, own_key: bool) -> DemoError:

@@ -8,6 +8,7 @@ one place as the service's error body.
 
 from __future__ import annotations
 
+import os
 import secrets
 import tempfile
 import weakref
@@ -24,9 +25,10 @@ from starlette.routing import BaseRoute, Route
 
 from langchain_toolrouter.emulator import handlers
 from langchain_toolrouter.emulator.catalog import Catalog, default_catalog
+from langchain_toolrouter.emulator.checks import check_integer, check_number, describe
 from langchain_toolrouter.emulator.context import EmulatorState
 from langchain_toolrouter.emulator.errors import EmulatorError
-from langchain_toolrouter.emulator.faults import FaultRule, Faults, RequestLog
+from langchain_toolrouter.emulator.faults import FaultRule, Faults, RequestLog, fault_rules
 from langchain_toolrouter.emulator.middleware import FaultMiddleware, request_id_of
 from langchain_toolrouter.emulator.mounts import MountStore
 from langchain_toolrouter.emulator.store import Store
@@ -168,19 +170,106 @@ async def _on_crash(request: Request, exc: Exception) -> Response:
     return _error_response(request, error)
 
 
-def _key_map(api_keys: Iterable[str] | Mapping[str, str] | str) -> dict[str, str]:
+_KEYS_EXAMPLE = "e.g. api_keys=['ak_test'] or {'ak_a': 'project-a', 'ak_b': 'project-b'}"
+
+
+def _key_map(api_keys: Any) -> dict[str, str]:
+    """The accepted keys and their projects, each a non-empty string.
+
+    Raises:
+        TypeError: `api_keys` is not a string, an iterable of strings or a mapping of strings.
+        ValueError: no key, or an empty one.
+    """
     if isinstance(api_keys, str):
-        api_keys = [api_keys]
+        api_keys = [api_keys]  # one key, not its characters
+    keys: dict[str, str]
     if isinstance(api_keys, Mapping):
-        keys = {str(k): str(v) for k, v in api_keys.items()}
+        pairs = list(api_keys.items())
+        bad = [(k, v) for k, v in pairs if not isinstance(k, str) or not isinstance(v, str)]
+        if bad:
+            key, project = bad[0]
+            raise TypeError(
+                "create_app(api_keys=...) maps each key (a string) to its project name (a "
+                f"string), got {describe(key)} -> {describe(project)}; {_KEYS_EXAMPLE}"
+            )
+        keys = dict(pairs)
+        if any(not project for project in keys.values()):
+            raise ValueError(
+                f"create_app(api_keys=...) needs a non-empty project name per key; {_KEYS_EXAMPLE}"
+            )
+    elif isinstance(api_keys, Iterable) and not isinstance(api_keys, bytes | bytearray):
+        given = list(api_keys)
+        for key in given:
+            if not isinstance(key, str):
+                raise TypeError(
+                    f"create_app(api_keys=...) takes string keys, got {describe(key)}; "
+                    f"{_KEYS_EXAMPLE}"
+                )
+        keys = {key: f"project_{i}" for i, key in enumerate(given)}
     else:
-        keys = {key: f"project_{i}" for i, key in enumerate(api_keys)}
+        raise TypeError(
+            "create_app(api_keys=...) takes a key, a list of keys or a mapping key -> project, "
+            f"got {describe(api_keys)}; {_KEYS_EXAMPLE}"
+        )
     if not keys or any(not key for key in keys):
         raise ValueError(
             "create_app(api_keys=...) needs at least one non-empty key, e.g. "
             "api_keys=['ak_test'] or {'ak_a': 'project-a', 'ak_b': 'project-b'}"
         )
     return keys
+
+
+def _secret(signing_secret: Any) -> bytes:
+    """The HMAC key of presigned URLs: bytes as given, a string UTF-8 encoded, random if None.
+
+    Raises:
+        TypeError: neither bytes, str nor None.
+        ValueError: empty (an empty key signs nothing; None gets a random one).
+    """
+    if signing_secret is None:
+        return secrets.token_bytes(32)
+    if isinstance(signing_secret, str):
+        signing_secret = signing_secret.encode()
+    if not isinstance(signing_secret, bytes | bytearray):
+        raise TypeError(
+            "create_app(signing_secret=...) takes bytes or a str (UTF-8 encoded), got "
+            f"{describe(signing_secret)}; e.g. signing_secret=b'my-secret', or None for a "
+            "random one"
+        )
+    if not signing_secret:
+        raise ValueError(
+            "create_app(signing_secret=...) must not be empty; give some bytes (e.g. "
+            "b'my-secret') or None for a random one"
+        )
+    return bytes(signing_secret)
+
+
+def _data_root(data_dir: Any) -> Path | None:
+    """`data_dir` as a directory path (None: a temporary one).
+
+    Raises:
+        TypeError: not a str or path.
+        ValueError: it names something that is not a directory.
+    """
+    if data_dir is None:
+        return None
+    if not isinstance(data_dir, str | os.PathLike):
+        raise TypeError(
+            f"create_app(data_dir=...) takes a directory path (str or Path), got "
+            f"{describe(data_dir)}; or None for a temporary directory"
+        )
+    if not str(data_dir):
+        raise ValueError(
+            "create_app(data_dir=...) is an empty path; give a directory (e.g. "
+            "data_dir='emulator-files'), or None for a temporary one"
+        )
+    root = Path(data_dir)
+    if root.exists() and not root.is_dir():
+        raise ValueError(
+            f"create_app(data_dir=...) must be a directory, but {str(root)!r} is a file; give a "
+            "directory (it is created if missing) or None for a temporary one"
+        )
+    return root
 
 
 def create_app(
@@ -192,7 +281,7 @@ def create_app(
     data_dir: str | Path | None = None,
     catalog: Catalog | None = None,
     url_ttl: float = 900.0,
-    signing_secret: bytes | None = None,
+    signing_secret: bytes | str | None = None,
 ) -> Starlette:
     """Build the emulator app.
 
@@ -200,12 +289,18 @@ def create_app(
         api_keys: accepted `x-api-key` values: one key, a list (each key its own project), or
             a mapping key -> project name (keys of one project see the same sessions).
         store: state to serve (shared between apps, or pre-filled); a fresh one by default.
-        faults: a `Faults` to mutate at runtime, or a list of `FaultRule`s.
+        faults: a `Faults` to mutate at runtime, or a list of `FaultRule`s (one rule goes in a
+            list too: `faults=[FaultRule(...)]`).
         seed: seeds ids and fault probabilities, so runs repeat exactly.
         data_dir: where mount files live; a temporary directory (removed with the app) if None.
         catalog: the toolkits served; `default_catalog()` if None.
-        url_ttl: lifetime of presigned URLs, in seconds.
-        signing_secret: HMAC key of presigned URLs; random per app if None.
+        url_ttl: lifetime of presigned URLs, in seconds (> 0).
+        signing_secret: HMAC key of presigned URLs: bytes, or a str (UTF-8 encoded); random
+            per app if None.
+
+    Raises:
+        TypeError, ValueError: an option of the wrong type or out of range; the message names
+            the option and what to pass instead (checked here, not on the first request).
 
     The state is reachable as `app.state.emulator` (`EmulatorState`: store, mounts, faults,
     log). Serve it with `EmulatorServer(app=...)`, or in-process through
@@ -213,20 +308,35 @@ def create_app(
     as our clients' `http_client`.
     """
     keys = _key_map(api_keys)
+    check_integer("create_app(seed=...)", seed, hint="e.g. seed=0")
+    ttl = check_number(
+        "create_app(url_ttl=...)", url_ttl, positive=True, hint="give seconds, e.g. url_ttl=900"
+    )
+    secret = _secret(signing_secret)
+    root = _data_root(data_dir)
+    if catalog is not None and not isinstance(catalog, Catalog):
+        raise TypeError(
+            f"create_app(catalog=...) takes a Catalog, got {describe(catalog)}; e.g. "
+            "catalog=default_catalog(), or None"
+        )
     if store is None:
         store = Store(catalog or default_catalog(), seed=seed)
+    elif not isinstance(store, Store):
+        raise TypeError(
+            f"create_app(store=...) takes a Store, got {describe(store)}; e.g. "
+            "store=Store(default_catalog()), or None for a fresh one"
+        )
     elif catalog is not None and catalog is not store.catalog:
         raise ValueError("create_app: pass catalog= or store=, not both (the store has a catalog)")
     if not isinstance(faults, Faults):
-        faults = Faults(list(faults or []), seed=seed)
+        faults = Faults(fault_rules("create_app(faults=...)", faults), seed=seed)
     cleanup: tempfile.TemporaryDirectory[str] | None = None
-    if data_dir is None:
+    if root is None:
         cleanup = tempfile.TemporaryDirectory(prefix="toolrouter-emulator-")
         root = Path(cleanup.name)
     else:
-        root = Path(data_dir)
         root.mkdir(parents=True, exist_ok=True)
-    mounts = MountStore(root, secret=signing_secret or secrets.token_bytes(32), url_ttl=url_ttl)
+    mounts = MountStore(root, secret=secret, url_ttl=ttl)
     log = RequestLog()
     routes = build_routes()
     app = Starlette(

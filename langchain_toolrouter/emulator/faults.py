@@ -21,7 +21,9 @@ import random
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
+
+from langchain_toolrouter.emulator.checks import check_integer, check_number, describe
 
 __all__ = [
     "OPERATIONS",
@@ -30,6 +32,7 @@ __all__ = [
     "Faults",
     "RequestLog",
     "RequestRecord",
+    "fault_rules",
 ]
 
 #: Operation names a rule may target (besides "*"); they are also the request log's names.
@@ -91,27 +94,81 @@ class FaultRule:
     seen: int = field(default=0, init=False)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.operation, str):
+            raise TypeError(
+                f"FaultRule.operation must be a string, got {describe(self.operation)}; use '*' "
+                "or an operation name such as 'execute'"
+            )
         if self.operation != "*" and self.operation not in OPERATIONS:
             known = ", ".join(sorted(OPERATIONS))
             raise ValueError(
                 f"FaultRule.operation {self.operation!r} is unknown; use '*' or one of: {known}"
             )
+        check_number("FaultRule.probability", self.probability, hint="e.g. probability=0.5")
         if not 0.0 <= self.probability <= 1.0:
             raise ValueError(f"FaultRule.probability must be within [0, 1], got {self.probability}")
-        if self.status is not None and not 400 <= self.status <= 599:
-            raise ValueError(f"FaultRule.status must be an HTTP error (400-599), got {self.status}")
+        if self.status is not None:
+            check_integer("FaultRule.status", self.status, hint="e.g. status=503")
+            if not 400 <= self.status <= 599:
+                raise ValueError(
+                    f"FaultRule.status must be an HTTP error (400-599), got {self.status}"
+                )
         if self.drop not in (None, "before", "after"):
             raise ValueError(f"FaultRule.drop must be 'before', 'after' or None, got {self.drop!r}")
         if self.status is not None and self.drop is not None:
             raise ValueError("FaultRule takes either status or drop, not both; use two rules")
+        check_number("FaultRule.latency", self.latency, hint="give seconds, e.g. latency=0.5")
         if self.latency < 0:
             raise ValueError(f"FaultRule.latency must be >= 0 seconds, got {self.latency}")
-        if self.times is not None and self.times < 0:
-            raise ValueError(f"FaultRule.times must be >= 0 or None, got {self.times}")
+        if self.retry_after is not None:
+            check_number(
+                "FaultRule.retry_after", self.retry_after, minimum=0, hint="give seconds, e.g. 1"
+            )
+            if self.status is None:
+                raise ValueError(
+                    "FaultRule.retry_after is only sent with an error status; give status= "
+                    "too (e.g. status=429, retry_after=1) or drop retry_after"
+                )
+        if self.times is not None:
+            check_integer("FaultRule.times", self.times, hint="a count, e.g. times=1, or None")
+            if self.times < 0:
+                raise ValueError(f"FaultRule.times must be >= 0 or None, got {self.times}")
+        for name in ("slug", "message"):
+            value = getattr(self, name)
+            if not isinstance(value, str):
+                raise TypeError(
+                    f"FaultRule.{name} must be a string (it goes into the error body), got "
+                    f"{describe(value)}"
+                )
 
     def matches(self, operation: str) -> bool:
         """Whether this rule targets `operation`."""
         return self.operation in ("*", operation)
+
+
+def fault_rules(option: str, rules: Any) -> list[FaultRule]:
+    """`rules` as a list of `FaultRule`s (None is no rules).
+
+    Raises:
+        TypeError: `rules` is not a list or tuple of `FaultRule`s (a single rule, a dict, ...),
+            naming `option` and what to pass instead.
+    """
+    if rules is None:
+        return []
+    example = "e.g. [FaultRule(operation='execute', status=503)]"
+    if not isinstance(rules, list | tuple):
+        raise TypeError(
+            f"{option} takes a list of FaultRule, got {describe(rules)}; {example}"
+            + (" (wrap the one rule in a list)" if isinstance(rules, FaultRule) else "")
+        )
+    for index, rule in enumerate(rules):
+        if not isinstance(rule, FaultRule):
+            hint = " (build it with FaultRule(**the_dict))" if isinstance(rule, dict) else ""
+            raise TypeError(
+                f"{option} takes a list of FaultRule, but item {index} is {describe(rule)}"
+                f"{hint}; {example}"
+            )
+    return list(rules)
 
 
 @dataclass(frozen=True)
@@ -135,7 +192,8 @@ class Faults:
     """The mutable, seeded rule set consulted once per request."""
 
     def __init__(self, rules: list[FaultRule] | None = None, *, seed: int = 0) -> None:
-        self._rules: list[FaultRule] = list(rules or [])
+        self._rules: list[FaultRule] = fault_rules("Faults(rules=...)", rules)
+        check_integer("Faults(seed=...)", seed, hint="e.g. seed=0")
         self._random = random.Random(seed)  # noqa: S311 - reproducible faults, not security
         self._lock = threading.Lock()
 
@@ -147,6 +205,11 @@ class Faults:
 
     def add(self, rule: FaultRule) -> FaultRule:
         """Append a rule (evaluated after the existing ones) and return it."""
+        if not isinstance(rule, FaultRule):
+            raise TypeError(
+                f"Faults.add takes one FaultRule, got {describe(rule)}; e.g. "
+                "faults.add(FaultRule(operation='execute', status=503))"
+            )
         with self._lock:
             self._rules.append(rule)
         return rule
@@ -164,6 +227,7 @@ class Faults:
 
     def reseed(self, seed: int) -> None:
         """Restart the probability sequence, to replay a run."""
+        check_integer("Faults.reseed(seed)", seed, hint="e.g. reseed(0)")
         with self._lock:
             self._random.seed(seed)
 

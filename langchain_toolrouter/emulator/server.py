@@ -7,6 +7,8 @@ a caller asks for a server (tests, notebooks, the demo).
 
 from __future__ import annotations
 
+import difflib
+import inspect
 import logging
 import socket
 import threading
@@ -19,6 +21,7 @@ import uvicorn
 from starlette.applications import Starlette
 
 from langchain_toolrouter.emulator.app import DEFAULT_API_KEY, create_app
+from langchain_toolrouter.emulator.checks import check_integer, check_number, check_text, describe
 from langchain_toolrouter.emulator.context import EmulatorState
 from langchain_toolrouter.emulator.faults import Faults, RequestLog
 from langchain_toolrouter.emulator.middleware import ConnectionDropped
@@ -74,6 +77,22 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+_OWN_OPTIONS = ("api_key", "host", "port", "app", "startup_timeout")
+
+
+def _refuse_unknown_options(options: dict[str, Any]) -> None:
+    """TypeError naming an option neither `EmulatorServer` nor `create_app` takes, with the
+    closest known name."""
+    known = [*_OWN_OPTIONS, *inspect.signature(create_app).parameters]
+    for name in options:
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise TypeError(
+                f"EmulatorServer got an unknown option {name!r}; {hint}it takes {', '.join(known)}"
+            )
+
+
 class EmulatorServer:
     """Run the emulator under uvicorn on `host:port` (a free loopback port by default).
 
@@ -82,17 +101,23 @@ class EmulatorServer:
         ...     client = ToolRouterClient(api_key=server.api_key, base_url=server.base_url)
 
     Args:
-        api_key: the key clients must send (also accepted: `create_app(**app_options)` keys).
-        host, port: where to listen; port 0 picks a free port.
-        app: serve this app instead of building one from `app_options`.
-        startup_timeout: seconds to wait for the socket to accept connections.
+        api_key: the key clients must send; with `api_keys` (an `app_options` entry) or `app`,
+            one of their keys (the first one if not given).
+        host, port: where to listen; port 0 (the default) picks a free port, else 1-65535.
+        app: serve this app (made by `create_app`) instead of building one from `app_options`.
+        startup_timeout: seconds (> 0) to wait for the socket to accept connections.
         app_options: passed to `create_app` (faults, seed, data_dir, store, ...).
+
+    Raises:
+        TypeError, ValueError: an option of the wrong type or out of range (checked here, with
+            the `create_app` options, not on the first request).
+        RuntimeError: port 0 and no free port could be bound on `host`.
     """
 
     def __init__(
         self,
         *,
-        api_key: str = DEFAULT_API_KEY,
+        api_key: str | None = None,
         host: str = "127.0.0.1",
         port: int = 0,
         app: Starlette | None = None,
@@ -101,20 +126,61 @@ class EmulatorServer:
     ) -> None:
         if app is not None and app_options:
             raise ValueError("EmulatorServer: pass app= or create_app options, not both")
+        _refuse_unknown_options(app_options)
+        if api_key is not None:
+            check_text(
+                "EmulatorServer(api_key=...)", api_key, hint="e.g. api_key='ak_test', or omit it"
+            )
+        check_text("EmulatorServer(host=...)", host, hint="e.g. host='127.0.0.1'")
+        check_integer(
+            "EmulatorServer(port=...)",
+            port,
+            minimum=0,
+            maximum=65535,
+            hint="give a TCP port 1-65535, or 0 (the default) for any free port",
+        )
+        self.startup_timeout = check_number(
+            "EmulatorServer(startup_timeout=...)",
+            startup_timeout,
+            positive=True,
+            hint="give seconds, e.g. startup_timeout=10",
+        )
         if app is None:
-            keys = app_options.pop("api_keys", None) or [api_key]
-            app = create_app(api_keys=keys, **app_options)
+            if "api_keys" not in app_options:
+                app_options["api_keys"] = [api_key or DEFAULT_API_KEY]
+            app = create_app(**app_options)
+        elif not isinstance(app, Starlette) or not isinstance(
+            getattr(app.state, "emulator", None), EmulatorState
+        ):
+            raise TypeError(
+                f"EmulatorServer(app=...) takes an app made by create_app(), got {describe(app)}; "
+                "e.g. EmulatorServer(app=create_app(seed=1))"
+            )
         self.app = app
+        keys = self.state.api_keys
+        if api_key is None:
+            api_key = next(iter(keys))
+        elif api_key not in keys:
+            raise ValueError(
+                f"EmulatorServer(api_key={api_key!r}) is not one of the app's keys "
+                f"({', '.join(map(repr, keys))}); add it to api_keys or leave api_key out"
+            )
         self.api_key = api_key
         self.host = host
         # Port 0: bind now and hand uvicorn the socket, so no other process can take the port
         # between choosing it and listening on it (tests run in parallel on shared machines).
         self._owns_socket = port == 0
-        self._socket: socket.socket | None = _bind(host, 0) if port == 0 else None
-        if self._socket is not None:
+        self._socket: socket.socket | None = None
+        if port == 0:
+            try:
+                self._socket = _bind(host, 0)
+            except OSError as exc:
+                raise RuntimeError(
+                    f"EmulatorServer could not listen on {host} ({exc}); check host= (e.g. "
+                    "host='127.0.0.1')"
+                ) from exc
             port = int(self._socket.getsockname()[1])
         self.port = port
-        self.startup_timeout = startup_timeout
         self._config = uvicorn.Config(
             app,
             host=host,

@@ -81,8 +81,110 @@ def test_unusable_model_option_fails_with_a_fix() -> None:
         cwd=ROOT,
         check=False,
     )
-    assert done.returncode == 1
-    assert "--model must look like provider:name" in done.stderr
+    assert done.returncode == 2  # a malformed option: refused before the demo starts
+    assert "Traceback" not in done.stderr
+    assert done.stdout == ""
+    assert (
+        done.stderr.strip()
+        .splitlines()[-1]
+        .startswith(
+            "python -m langchain_toolrouter: error: argument --model: must look like provider:name"
+        )
+    )
+
+
+def test_max_steps_below_one_is_refused_instead_of_running_no_turn() -> None:
+    # It used to run zero steps and report "task NOT done" (exit 1).
+    done = subprocess.run(
+        [sys.executable, "-m", "langchain_toolrouter", "demo", "--max-steps", "-1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=_env(),
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "Traceback" not in done.stderr
+    assert "argument --max-steps: must be a whole number of model turns >= 1" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        # --user-id "" used to end in a traceback from create_session.
+        (["demo", "--user-id", ""], "argument --user-id: must name a user, got ''"),
+        (["demo", "--user-id", "  "], "argument --user-id: must name a user"),
+        (
+            ["demo", "--max-steps", "0"],
+            "argument --max-steps: must be a whole number of model turns >= 1",
+        ),
+        (["demo", "--max-steps", "ten"], "argument --max-steps: must be a whole number"),
+        (
+            ["demo", "--emulator-latency", "-1"],
+            "argument --emulator-latency: must be a number of seconds",
+        ),
+        (
+            ["demo", "--emulator-latency", "nan"],
+            "argument --emulator-latency: must be a number of seconds",
+        ),
+        (
+            ["demo", "--emulator-latency", "inf"],
+            "argument --emulator-latency: must be a number of seconds",
+        ),
+        (["demo", "--model", ""], "argument --model: must look like provider:name"),
+        (["demo", "--model", "openai:"], "argument --model: must look like provider:name"),
+        (["demo", "--model", ":gpt-4o"], "argument --model: must look like provider:name"),
+        (["run"], "argument command: invalid choice: 'run'"),
+        (["demo", "--bogus"], "unrecognized arguments: --bogus"),
+    ],
+)
+def test_bad_arguments_are_one_error_line_and_exit_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from langchain_toolrouter.__main__ import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "Traceback" not in err
+    assert (
+        err.strip().splitlines()[-1].startswith(f"python -m langchain_toolrouter: error: {message}")
+    )
+
+
+def test_emulator_latency_with_a_key_is_refused_not_ignored(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from langchain_toolrouter.__main__ import main
+
+    monkeypatch.setenv("COMPOSIO_API_KEY", "ak_some_key")
+    with pytest.raises(SystemExit) as exited:
+        main(["demo", "--emulator-latency", "0.5"])
+    assert exited.value.code == 2
+    assert "drop --emulator-latency or unset COMPOSIO_API_KEY" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"max_steps": 0}, r"max_steps=\.\.\.\) must be an int >= 1"),
+        ({"max_steps": True}, r"max_steps=\.\.\.\) must be an int >= 1"),
+        ({"user_id": ""}, r"user_id=\.\.\.\) must name a user"),
+        ({"emulator_latency": -0.5}, r"emulator_latency=\.\.\.\) must be a number of seconds"),
+    ],
+)
+def test_run_demo_refuses_bad_arguments_before_starting(
+    kwargs: dict[str, object], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from langchain_toolrouter._demo_run import run_demo
+
+    with pytest.raises(ValueError, match=message):
+        run_demo(**kwargs)  # type: ignore[arg-type]
+    assert capsys.readouterr().out == ""  # no emulator was started
 
 
 def _demo_with(key: str, base_url: str, *extra: str) -> subprocess.CompletedProcess[str]:

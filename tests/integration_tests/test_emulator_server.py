@@ -276,3 +276,118 @@ def test_a_stop_from_another_thread_during_start_waits_for_it() -> None:
         assert "stopped" in repr(server)
     assert failures == []
     assert not [t for t in threading.enumerate() if t.name == "toolrouter-emulator"]
+
+
+@pytest.mark.parametrize(
+    ("options", "exception", "message"),
+    [
+        # Ports out of range used to fail in the server thread with a traceback, then as a
+        # misleading "could not start ... (is the port in use?)".
+        ({"port": 99999}, ValueError, r"port=\.\.\.\) must be within \[0, 65535\], got 99999"),
+        ({"port": -1}, ValueError, r"got -1; give a TCP port 1-65535, or 0"),
+        ({"port": "8765"}, TypeError, r"port=\.\.\.\) must be an int"),
+        ({"port": True}, TypeError, r"port=\.\.\.\) must be an int"),
+        ({"host": ""}, ValueError, r"host=\.\.\.\) must be a non-empty string"),
+        ({"host": 127}, TypeError, r"host=\.\.\.\) must be a string"),
+        ({"api_key": ""}, ValueError, r"api_key=\.\.\.\) must be a non-empty string"),
+        ({"api_key": 5}, TypeError, r"api_key=\.\.\.\) must be a string"),
+        ({"startup_timeout": -1}, ValueError, r"startup_timeout=\.\.\.\) must be > 0"),
+        ({"startup_timeout": "10"}, TypeError, r"startup_timeout=\.\.\.\) must be a number"),
+        ({"app": object()}, TypeError, r"app=\.\.\.\) takes an app made by create_app"),
+        ({"faults": {"operation": "execute"}}, TypeError, "takes a list of FaultRule"),
+        ({"faults": FaultRule("execute", status=503)}, TypeError, "wrap the one rule in a list"),
+        ({"url_ttl": -1}, ValueError, r"url_ttl=\.\.\.\) must be > 0"),
+        ({"api_keys": []}, ValueError, "at least one non-empty key"),
+        ({"api_keys": ["ak_a"], "api_key": "ak_b"}, ValueError, "is not one of the app's keys"),
+        ({"fault": []}, TypeError, "unknown option 'fault'; did you mean 'faults'"),
+    ],
+)
+def test_bad_options_fail_at_construction(
+    options: dict[str, object], exception: type[Exception], message: str
+) -> None:
+    with pytest.raises(exception, match=message):
+        EmulatorServer(**options)  # type: ignore[arg-type]
+
+
+def test_a_host_that_cannot_be_bound_names_the_option() -> None:
+    with pytest.raises(RuntimeError, match=r"could not listen on no-such-host\.invalid .*host="):
+        EmulatorServer(host="no-such-host.invalid")
+
+
+def test_api_key_defaults_to_a_key_the_app_accepts() -> None:
+    from langchain_toolrouter.emulator import create_app
+
+    # It used to stay "ak_emulator_local", a key these servers refuse.
+    for server in (
+        EmulatorServer(api_keys={"ak_a": "project-a"}),
+        EmulatorServer(app=create_app(api_keys=["ak_a", "ak_b"])),
+    ):
+        try:
+            assert server.api_key == "ak_a"
+        finally:
+            server.stop()
+    with_key = EmulatorServer(api_key="ak_b", api_keys=["ak_a", "ak_b"])
+    with_key.stop()
+    assert with_key.api_key == "ak_b"
+
+
+def test_cli_refuses_a_bad_port_before_printing_anything() -> None:
+    # It used to print "Tool Router emulator on http://127.0.0.1:99999", then a traceback.
+    result = subprocess.run(
+        [sys.executable, "-m", "langchain_toolrouter.emulator", "--port", "99999"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines()[-1] == (
+        "toolrouter-emulator: error: argument --port: '99999' is not a TCP port; give 1-65535, "
+        "or 0 for any free port"
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--port", "-1"], "argument --port: '-1' is not a TCP port"),
+        (["--port", "http"], "argument --port: 'http' is not a TCP port"),
+        (["--api-key", ""], "argument --api-key: the API key must not be empty"),
+        (["--host", " "], "argument --host: the host must not be empty"),
+        (["--data-dir", ""], "argument --data-dir: the data directory must not be empty"),
+        (["--host", "no-such-host.invalid", "--port", "0"], "cannot listen on no-such-host"),
+    ],
+)
+def test_cli_bad_arguments_are_a_one_line_error_and_exit_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from langchain_toolrouter.emulator.__main__ import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.strip().splitlines()[-1].startswith(f"toolrouter-emulator: error: {message}")
+
+
+def test_cli_refuses_a_data_dir_that_is_a_file_and_a_port_in_use(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from langchain_toolrouter.emulator.__main__ import main
+
+    file = tmp_path / "file"
+    file.write_text("x")
+    with pytest.raises(SystemExit) as exited:
+        main(["--data-dir", str(file)])
+    assert exited.value.code == 2
+    assert f"--data-dir {file} is not a directory" in capsys.readouterr().err
+    with EmulatorServer() as busy, pytest.raises(SystemExit) as exited:
+        main(["--port", str(busy.port)])
+    assert exited.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # nothing claims to serve an address that is not served
+    assert f"cannot listen on 127.0.0.1:{busy.port}" in err
+    assert "choose another --port (0 = any free port)" in err

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import httpx
 import pytest
 from starlette.applications import Starlette
@@ -220,6 +222,58 @@ def test_a_single_key_string_is_accepted() -> None:
     app = create_app(api_keys="ak_single")
     with TestClient(app, headers={"x-api-key": "ak_single"}) as client:
         assert client.post(f"{V31}/session", json={"user_id": "u"}).status_code == 201
+
+
+@pytest.mark.parametrize(
+    ("options", "exception", "message"),
+    [
+        ({"api_keys": 5}, TypeError, r"api_keys=\.\.\.\) takes a key, a list of keys or a mapping"),
+        ({"api_keys": [5]}, TypeError, r"takes string keys, got 5 \(int\)"),
+        ({"api_keys": b"ak_bytes"}, TypeError, "takes a key, a list of keys"),
+        ({"api_keys": {"ak_a": 1}}, TypeError, r"maps each key \(a string\) to its project name"),
+        ({"api_keys": {"ak_a": ""}}, ValueError, "non-empty project name per key"),
+        ({"api_keys": ["ak_a", ""]}, ValueError, "at least one non-empty key"),
+        ({"url_ttl": -1}, ValueError, r"url_ttl=\.\.\.\) must be > 0, got -1; give seconds"),
+        ({"url_ttl": 0}, ValueError, r"url_ttl=\.\.\.\) must be > 0"),
+        ({"url_ttl": "900"}, TypeError, r"url_ttl=\.\.\.\) must be a number"),
+        ({"url_ttl": float("inf")}, ValueError, "must be a finite number"),
+        ({"seed": "x"}, TypeError, r"seed=\.\.\.\) must be an int"),
+        ({"signing_secret": 5}, TypeError, "takes bytes or a str"),
+        ({"signing_secret": b""}, ValueError, r"signing_secret=\.\.\.\) must not be empty"),
+        ({"signing_secret": ""}, ValueError, r"signing_secret=\.\.\.\) must not be empty"),
+        ({"data_dir": 5}, TypeError, r"data_dir=\.\.\.\) takes a directory path"),
+        ({"data_dir": ""}, ValueError, r"data_dir=\.\.\.\) is an empty path"),
+        ({"store": object()}, TypeError, r"store=\.\.\.\) takes a Store"),
+        ({"catalog": {}}, TypeError, r"catalog=\.\.\.\) takes a Catalog"),
+    ],
+)
+def test_bad_options_fail_when_the_app_is_built(
+    options: dict[str, object], exception: type[Exception], message: str
+) -> None:
+    # Several of these used to build an app whose every request (or every file URL) failed.
+    with pytest.raises(exception, match=message):
+        create_app(**options)  # type: ignore[arg-type]
+
+
+def test_a_data_dir_that_is_a_file_is_refused(tmp_path: Path) -> None:
+    file = tmp_path / "not-a-dir"
+    file.write_text("x")
+    with pytest.raises(ValueError, match=r"must be a directory, but .* is a file"):
+        create_app(data_dir=file)
+
+
+@pytest.mark.parametrize("secret", ["a text secret", b"a byte secret"])
+def test_a_signing_secret_may_be_str_or_bytes(secret: str | bytes) -> None:
+    # A str used to answer 500 on every upload/download URL; it is now UTF-8 encoded.
+    app = create_app(api_keys=[API_KEY], signing_secret=secret)
+    with TestClient(app, headers={"x-api-key": API_KEY}) as client:
+        session_id = client.post(f"{V31}/session", json={"user_id": "u"}).json()["session_id"]
+        mount = f"{V31}/session/{session_id}/mounts/files"
+        url = client.post(f"{mount}/upload_url", json={"mount_relative_path": "a.txt"})
+        assert url.status_code == 200, url.text
+        upload = url.json()["upload_url"]
+    with TestClient(app) as anonymous:
+        assert anonymous.put(upload, content=b"x").status_code == 200
 
 
 def test_a_crash_is_a_500_with_the_error_body(app: Starlette, state: EmulatorState) -> None:

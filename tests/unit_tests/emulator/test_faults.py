@@ -31,6 +31,70 @@ def test_rules_are_validated(kwargs: dict[str, object], message: str) -> None:
         FaultRule(**kwargs)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    ("kwargs", "exception", "message"),
+    [
+        # Each used to pass or fail with "'<=' not supported between 'int' and 'str'".
+        (
+            {"status": "503"},
+            TypeError,
+            r"status must be an int, got '503' \(str\); e\.g\. status=503",
+        ),
+        ({"status": 503.0}, TypeError, "status must be an int"),
+        ({"status": True}, TypeError, "status must be an int"),
+        ({"latency": "1"}, TypeError, r"latency must be a number, got '1' \(str\); give seconds"),
+        ({"latency": float("inf")}, ValueError, "latency must be a finite number"),
+        ({"probability": "x"}, TypeError, "probability must be a number"),
+        ({"probability": float("nan")}, ValueError, "probability must be a finite number"),
+        ({"times": 1.5}, TypeError, "times must be an int"),
+        ({"operation": 5}, TypeError, "operation must be a string"),
+        ({"status": 429, "retry_after": -1}, ValueError, "retry_after must be >= 0"),
+        ({"status": 429, "retry_after": "1"}, TypeError, "retry_after must be a number"),
+        ({"retry_after": 1}, ValueError, "only sent with an error status; give status="),
+        ({"slug": None}, TypeError, "slug must be a string"),
+        ({"message": 5}, TypeError, "message must be a string"),
+    ],
+)
+def test_rule_fields_of_the_wrong_type_fail_at_construction(
+    kwargs: dict[str, object], exception: type[Exception], message: str
+) -> None:
+    with pytest.raises(exception, match=message):
+        FaultRule(**kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("faults", "message"),
+    [
+        ({"operation": "execute"}, r"got \{'operation'"),
+        (FaultRule("execute", status=503), "wrap the one rule in a list"),
+        ([{"operation": "execute"}], r"item 0 is \{'operation'.*FaultRule\(\*\*the_dict\)"),
+        ([FaultRule("execute", status=503), "execute"], "item 1 is 'execute'"),
+        ("execute", r"got 'execute' \(str\)"),
+    ],
+)
+def test_faults_that_are_not_a_list_of_rules_are_refused_by_create_app(
+    faults: object, message: str
+) -> None:
+    # They used to be accepted; then every request answered 500 "emulator bug".
+    with pytest.raises(
+        TypeError, match=r"create_app\(faults=\.\.\.\) takes a list of FaultRule.*" + message
+    ):
+        create_app(faults=faults)  # type: ignore[arg-type]
+
+
+def test_faults_object_checks_its_rules_and_seed() -> None:
+    with pytest.raises(TypeError, match=r"Faults\(rules=\.\.\.\) takes a list of FaultRule"):
+        Faults([{"operation": "execute"}])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match=r"Faults\(seed=\.\.\.\) must be an int"):
+        Faults(seed="x")  # type: ignore[arg-type]
+    faults = Faults()
+    with pytest.raises(TypeError, match=r"Faults.add takes one FaultRule.*faults.add\(FaultRule"):
+        faults.add({"operation": "execute"})  # type: ignore[arg-type]
+    assert faults.rules == []
+    rules = (FaultRule("execute", status=503),)
+    assert Faults(rules).rules == list(rules)  # type: ignore[arg-type]  # a tuple is fine too
+
+
 def _pattern(seed: int) -> list[bool]:
     faults = Faults([FaultRule("execute", status=503, probability=0.3)], seed=seed)
     return [faults.decide("execute").status is not None for _ in range(200)]
