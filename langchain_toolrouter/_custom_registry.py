@@ -109,6 +109,49 @@ class CustomRegistry:
                     member._set_final_slug(member_echo.slug)
         self._by_final = {tool.final_slug.upper(): tool for tool in self.tools}
 
+    def echo_mismatch(self, experimental: SessionExperimental | None) -> str | None:
+        """What differs between these custom tools and those a resumed session was created
+        with (the service's echo): tools it does not know, or knows with another input
+        schema. `None` when they agree, or when the service echoed nothing to compare."""
+        if experimental is None or (
+            experimental.custom_tools is None and experimental.custom_toolkits is None
+        ):
+            return None
+        echoed: dict[str, dict[str, Any] | None] = {
+            echo.slug.upper(): echo.input_schema for echo in experimental.custom_tools or []
+        }
+        for toolkit in experimental.custom_toolkits or []:
+            echoed.update({echo.slug.upper(): echo.input_schema for echo in toolkit.tools})
+        unknown = [t.final_slug for t in self.tools if t.final_slug.upper() not in echoed]
+        changed = [
+            t.final_slug
+            for t in self.tools
+            if echoed.get(t.final_slug.upper()) not in (None, t.input_schema)
+        ]
+        problems = []
+        if unknown:
+            problems.append(
+                f"{', '.join(unknown)} "
+                + (
+                    "is not part of it (it runs here, but its search cannot find it)"
+                    if len(unknown) == 1
+                    else "are not part of it (they run here, but its search cannot find them)"
+                )
+            )
+        if changed:
+            problems.append(
+                f"{', '.join(changed)} {'has' if len(changed) == 1 else 'have'} another input "
+                "schema there (the service's model reads that one)"
+            )
+        if not problems:
+            return None
+        return (
+            "the custom tools passed differ from those the session was created with: "
+            + "; ".join(problems)
+            + ". Under v3 a session's custom tools are fixed when it is created: create a new "
+            "session with these tools (or use api_version='v3.1', which attaches them)"
+        )
+
     def resolve_exact(self, slug: str) -> CustomTool | None:
         """The custom tool whose final `LOCAL_...` slug this is (any case), else `None`."""
         return self._by_final.get(slug.upper())

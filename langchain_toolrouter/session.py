@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -367,6 +368,7 @@ class ToolRouter:
         else:
             session = self.client.get_session(session_id)
         registry.apply_echo(session.experimental)
+        _warn_echo_mismatch(registry, session)
         return ToolRouterSession(self, session, registry)
 
     async def aget_session(
@@ -379,6 +381,7 @@ class ToolRouter:
         else:
             session = await self.aclient.get_session(session_id)
         registry.apply_echo(session.experimental)
+        _warn_echo_mismatch(registry, session)
         return ToolRouterSession(self, session, registry)
 
 
@@ -1069,6 +1072,15 @@ class ToolRouterSession:
             f"ToolRouterSession(session_id={self.session_id!r}, user_id={self.user_id!r}, "
             f"custom_tools={[t.final_slug for t in self._registry.tools]!r})"
         )
+
+
+def _warn_echo_mismatch(registry: CustomRegistry, session: m.Session) -> None:
+    """Warn when a resumed session's custom tools are not the ones passed to resume it."""
+    if not registry:
+        return
+    mismatch = registry.echo_mismatch(session.experimental)
+    if mismatch is not None:
+        warnings.warn(f"session {session.session_id}: {mismatch}", UserWarning, stacklevel=3)
 
 
 def _check_toolkit_filters(connected: object, search: object, toolkits: object) -> None:

@@ -919,3 +919,30 @@ def test_an_annotation_that_cannot_be_resolved_is_named() -> None:
 
     with pytest.raises(TypeError, match=r"name 'Local' is not defined.*pass input_schema="):
         custom_tool(use)
+
+
+def test_a_resume_with_other_custom_tools_is_told_apart() -> None:
+    @custom_tool
+    def alpha(x: int) -> int:
+        """Alpha."""
+        return x
+
+    @custom_tool
+    def beta(x: int) -> int:
+        """Beta."""
+        return x
+
+    echo = SessionExperimental.model_validate(
+        {"custom_tools": [{"slug": "LOCAL_ALPHA", "input_schema": alpha.input_schema}]}
+    )
+    assert CustomRegistry([alpha]).echo_mismatch(echo) is None
+    assert CustomRegistry([alpha]).echo_mismatch(None) is None  # nothing echoed to compare
+    said = CustomRegistry([alpha, beta]).echo_mismatch(echo) or ""
+    assert "LOCAL_BETA is not part of it (it runs here, but its search cannot find it)" in said
+    assert "create a new session with these tools" in said
+    changed = SessionExperimental.model_validate(
+        {"custom_tools": [{"slug": "LOCAL_ALPHA", "input_schema": {"type": "object"}}]}
+    )
+    assert "LOCAL_ALPHA has another input schema there" in (
+        CustomRegistry([alpha]).echo_mismatch(changed) or ""
+    )
