@@ -878,6 +878,47 @@ def test_missing_key_fails_at_construction() -> None:
         AsyncToolRouterClient(api_key="  ")
 
 
+@pytest.mark.parametrize("cls", [ToolRouterClient, AsyncToolRouterClient])
+@pytest.mark.parametrize("retry", [3, "x", False, {"max_attempts": 2}])
+def test_a_retry_that_is_not_a_policy_fails_at_construction(cls: type[Any], retry: object) -> None:
+    # retry=3 was kept, and failed at the first retry as "'int' object has no attribute
+    # 'max_backoff'".
+    with pytest.raises(errors.ConfigurationError) as caught:
+        cls(api_key=API_KEY, retry=retry)
+    message = str(caught.value)
+    assert message.startswith("retry must be a RetryPolicy")
+    assert f"got {retry!r}" in message
+    assert "RetryPolicy(max_attempts=n)" in message
+    assert "RetryPolicy.disabled()" in message
+
+
+def test_a_retry_policy_or_none_is_accepted() -> None:
+    with ToolRouterClient(api_key=API_KEY, retry=None) as made:
+        assert made.retry_policy == RetryPolicy()
+    with ToolRouterClient(api_key=API_KEY, retry=RetryPolicy.disabled()) as made:
+        assert made.retry_policy.max_attempts == 1
+
+
+@pytest.mark.parametrize("cls", [ToolRouterClient, AsyncToolRouterClient])
+@pytest.mark.parametrize(
+    ("arguments", "start"),
+    [
+        ({"timeout": float("nan")}, "timeout must be"),
+        ({"timeout": httpx.Timeout(-1)}, "timeout must be"),
+        ({"execute_timeout": -5}, "execute_timeout must be"),
+        ({"base_url": ""}, "base_url is empty"),
+        ({"base_url": 123}, "base_url must be a string"),
+        ({"api_version": 3}, "api_version must be a string"),
+    ],
+)
+def test_both_clients_refuse_bad_settings_by_name(
+    cls: type[Any], arguments: dict[str, Any], start: str
+) -> None:
+    with pytest.raises(errors.ConfigurationError) as caught:
+        cls(api_key=API_KEY, **arguments)
+    assert str(caught.value).startswith(start)
+
+
 async def test_deprecated_toolkits_are_warned_once(
     client: AnyClient, service: FakeService, caplog: pytest.LogCaptureFixture
 ) -> None:
