@@ -295,9 +295,34 @@ async def test_results_are_the_parsed_models(client: AnyClient, service: FakeSer
 async def test_session_ids_are_encoded_as_one_path_segment(
     client: AnyClient, service: FakeService
 ) -> None:
-    service.on("GET", f"{ROOT}/a%2Fb%3Fc%20d", reply(200, s.SESSION))
-    await call(client, "get_session", "a/b?c d")
-    assert service.requests[0].url.raw_path == f"{ROOT}/a%2Fb%3Fc%20d".encode()
+    service.on("GET", f"{ROOT}/a%3Fb%20c%23d", reply(200, s.SESSION))
+    await call(client, "get_session", "a?b c#d")
+    assert service.requests[0].url.raw_path == f"{ROOT}/a%3Fb%20c%23d".encode()
+
+
+@pytest.mark.parametrize("session_id", ["trs_1/tools", "../../x", "a\\b"])
+async def test_ids_with_a_slash_are_refused_not_routed_to_another_endpoint(
+    client: AnyClient, service: FakeService, session_id: str
+) -> None:
+    # Sent as %2F, a slash is still decoded by many servers before routing:
+    # "trs_1/tools" reached GET .../session/trs_1/tools (the tool list) on the emulator.
+    with pytest.raises(errors.RequestValidationError) as caught:
+        await call(client, "get_session", session_id)
+    message = str(caught.value)
+    assert "session_id" in message
+    assert "one segment" in message
+    assert "create_session returned" in message  # the fix
+    assert service.requests == []
+
+
+@pytest.mark.parametrize("session_id", ["", "   "])
+async def test_an_empty_session_id_is_refused_with_the_fix(
+    client: AnyClient, service: FakeService, session_id: str
+) -> None:
+    with pytest.raises(errors.RequestValidationError, match="non-empty") as caught:
+        await call(client, "get_session", session_id)
+    assert "create_session returned" in str(caught.value)
+    assert service.requests == []
 
 
 @pytest.mark.parametrize("session_id", [".", ".."])
