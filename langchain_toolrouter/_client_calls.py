@@ -181,6 +181,14 @@ def mount_prefix(prefix: str | None) -> str | None:
     """A mount path prefix: ``""`` or ``"/"`` means none, and a leading ``/`` is dropped."""
     if prefix is None:
         return None
+    if not isinstance(prefix, str):
+        raise RequestValidationError(
+            "list_mount_items",
+            [
+                f"prefix must be a str such as 'reports/', or None for every file; got "
+                f"{prefix!r} ({type(prefix).__name__})"
+            ],
+        )
     stripped = prefix.lstrip("/")
     return stripped or None
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import math
 import os
 from dataclasses import dataclass, field
 from enum import Enum
@@ -64,18 +65,61 @@ TimeoutTypes = Union[float, httpx.Timeout, None]  # noqa: UP007 (a runtime alias
 """A timeout in seconds (connect capped at 5 s), an ``httpx.Timeout``, or None for no timeout."""
 
 
-def to_timeout(value: TimeoutTypes) -> httpx.Timeout:
-    """Normalise a user timeout; a number bounds every phase, connect at most 5 s."""
+def _bad_seconds(value: object) -> bool:
+    """Not a usable number of seconds: not a number (bools are not), NaN, infinite, or <= 0."""
+    return (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or value <= 0
+    )
+
+
+def to_timeout(value: TimeoutTypes, name: str = "timeout") -> httpx.Timeout:
+    """Normalise a user timeout; a number bounds every phase, connect at most 5 s.
+
+    Args:
+        value: seconds, an ``httpx.Timeout`` or None (no timeout).
+        name: the argument the value came from, named in the error.
+
+    Raises:
+        ConfigurationError: not one of those, or a number (or an ``httpx.Timeout`` phase) that
+            is not finite and positive.
+    """
+    accepted = (
+        f"{name} must be a positive, finite number of seconds, an httpx.Timeout or None "
+        "(no timeout)"
+    )
     if isinstance(value, httpx.Timeout):
+        phases = value.as_dict()
+        bad = {phase: v for phase, v in phases.items() if v is not None and _bad_seconds(v)}
+        if bad:
+            shown = ", ".join(f"{phase}={v!r}" for phase, v in bad.items())
+            raise ConfigurationError(
+                f"{accepted}; got an httpx.Timeout with {shown}. Give each phase a positive "
+                "number of seconds, or None for no limit on that phase."
+            )
         return value
     if value is None:
         return httpx.Timeout(None)
-    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-        raise ConfigurationError(
-            f"timeout must be a positive number of seconds, an httpx.Timeout or None "
-            f"(no timeout); got {value!r}"
-        )
+    if _bad_seconds(value):
+        hint = " (for no timeout pass None)" if value == math.inf else ""
+        raise ConfigurationError(f"{accepted}; got {value!r}{hint}")
     return httpx.Timeout(float(value), connect=min(float(value), DEFAULT_CONNECT_TIMEOUT))
+
+
+def _check_text(value: object, name: str, env: str, *, show: bool = True) -> None:
+    """An explicit setting that must be a string (None means "not given")."""
+    if value is not None and not isinstance(value, str):
+        got = (
+            f"{value!r} ({type(value).__name__})"
+            if show
+            else f"a value of type {type(value).__name__}"
+        )
+        raise ConfigurationError(
+            f"{name} must be a string (or None to read {env}); got {got}. Pass it as text, "
+            f"e.g. {name}=str(value)."
+        )
 
 
 _warned_http_hosts: set[str] = set()
@@ -154,8 +198,14 @@ class ToolRouterSettings:
         """Argument first, then ``COMPOSIO_API_KEY``/``COMPOSIO_BASE_URL``/``COMPOSIO_API_VERSION``.
 
         Raises:
-            ConfigurationError: no key anywhere, or an unusable base URL, version or timeout.
+            ConfigurationError: no key anywhere; a key, base URL or version that is not a
+                string; an explicit empty base URL; or an unusable base URL, version or timeout.
         """
+        if not isinstance(api_key, SecretStr):
+            # The value is not shown: a key of the wrong type may still be a secret.
+            _check_text(api_key, "api_key", ENV_API_KEY, show=False)
+        _check_text(base_url, "base_url", ENV_BASE_URL)
+        _check_text(api_version, "api_version", ENV_API_VERSION)
         key = api_key.get_secret_value() if isinstance(api_key, SecretStr) else api_key
         if key is None:
             key = os.environ.get(ENV_API_KEY)
@@ -171,8 +221,18 @@ class ToolRouterSettings:
                 f"the Composio API key (from api_key=... or {ENV_API_KEY}) contains a space, a "
                 "control or a non-ASCII character; copy the key again from the dashboard."
             )
-        url = base_url or os.environ.get(ENV_BASE_URL) or DEFAULT_BASE_URL
-        version = (api_version or os.environ.get(ENV_API_VERSION) or DEFAULT_API_VERSION).strip()
+        # An explicit "" is a value (refused), not "not given": only None falls back.
+        if base_url is not None and not base_url.strip():
+            raise ConfigurationError(
+                f"base_url is empty; pass the service root such as {DEFAULT_BASE_URL!r}, or "
+                f"leave base_url out (None) to use {ENV_BASE_URL} or the default."
+            )
+        url = base_url if base_url is not None else os.environ.get(ENV_BASE_URL) or DEFAULT_BASE_URL
+        version = (
+            api_version
+            if api_version is not None
+            else os.environ.get(ENV_API_VERSION) or DEFAULT_API_VERSION
+        ).strip()
         if version not in API_VERSIONS:
             raise ConfigurationError(
                 f"api_version must be one of {', '.join(API_VERSIONS)}; got {version!r}. "
@@ -186,7 +246,7 @@ class ToolRouterSettings:
             execute_timeout=(
                 DEFAULT_EXECUTE_TIMEOUT
                 if isinstance(execute_timeout, Unset)
-                else to_timeout(execute_timeout)
+                else to_timeout(execute_timeout, "execute_timeout")
             ),
         )
 

@@ -44,7 +44,7 @@ from langchain_toolrouter._config import (
     Unset,
     logger,
 )
-from langchain_toolrouter.errors import NotFoundError
+from langchain_toolrouter.errors import ConfigurationError, NotFoundError
 from langchain_toolrouter.wire import models as m
 from langchain_toolrouter.wire import operations as ops
 from langchain_toolrouter.wire.codec import (
@@ -81,15 +81,33 @@ class ClientState(Enum):
     CLOSED = "closed"
 
 
-def _check_http_client(given: object, expected: type[httpx.Client | httpx.AsyncClient]) -> None:
+def _check_http_client(
+    given: object,
+    expected: type[httpx.Client | httpx.AsyncClient],
+    name: str = "http_client",
+) -> None:
+    """Refuse anything but an httpx client of the expected kind (None: one is made)."""
     if given is not None and not isinstance(given, expected):
         raise TypeError(
-            f"http_client must be an httpx.{expected.__name__} (or None to let the client make "
+            f"{name} must be an httpx.{expected.__name__} (or None to let the client make "
             f"one); got {type(given).__module__}.{type(given).__qualname__}. To run the "
             "emulator in-process, use httpx.Client(transport=emulator.sync_transport(app)) or "
             "httpx.AsyncClient(transport=emulator.async_transport(app)) (Starlette's TestClient "
             "is not an httpx.Client here)."
         )
+
+
+def _check_retry(given: object) -> RetryPolicy:
+    """The retry policy to use: the given one, or the default for None."""
+    if given is None:
+        return RetryPolicy()
+    if not isinstance(given, RetryPolicy):
+        raise ConfigurationError(
+            f"retry must be a RetryPolicy (or None for the default: 3 attempts within 60 s); "
+            f"got {given!r} ({type(given).__name__}). For n attempts pass "
+            "RetryPolicy(max_attempts=n); for none, RetryPolicy.disabled()."
+        )
+    return given
 
 
 def _hook_status_error(op: Operation[Any], exc: httpx.HTTPStatusError) -> Exception:
@@ -161,7 +179,7 @@ class _BaseClient:
             timeout=timeout,
             execute_timeout=execute_timeout,
         )
-        self._retry = retry if retry is not None else RetryPolicy()
+        self._retry = _check_retry(retry)
         self._state = ClientState.OPEN
 
     @property
@@ -322,7 +340,9 @@ class ToolRouterClient(_BaseClient):
             followed (the key must not travel to another origin).
 
     Raises:
-        ConfigurationError: no API key, or an unusable base URL, version or timeout.
+        ConfigurationError: no API key, or an unusable key, base URL, version, timeout or
+            retry policy (each named, with what was given and what is accepted).
+        TypeError: an ``http_client`` that is not an ``httpx.Client``.
     """
 
     def __init__(

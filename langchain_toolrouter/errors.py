@@ -65,8 +65,12 @@ class ToolRouterError(Exception):
         return (_restore, (type(self), self.args, dict(self.__dict__)))
 
 
-class ConfigurationError(ToolRouterError):
-    """Settings are missing or invalid (raised at client construction, before any request)."""
+class ConfigurationError(ToolRouterError, ValueError):
+    """Settings are missing or invalid (raised at client construction, before any request).
+
+    Also a ``ValueError``, as a bad argument value is (the router's checks of
+    ``max_content_chars`` and ``name_style`` raised ``ValueError`` before they raised this).
+    """
 
 
 class RequestValidationError(ToolRouterError, ValueError):

@@ -57,9 +57,16 @@ class MountItemList(list[MountItem]):
         return text_table(_HEADERS, self._rows(), caption=f"{len(self)} files")
 
 
-def _remote_path(path: str) -> str:
-    """The mount-relative path as sent; refused before any request when it is empty or would
-    leave the mount. Leading slashes go (the mount is the root); nothing else is changed."""
+def _remote_path(path: object, name: str = "remote_path") -> str:
+    """The mount-relative path as sent; refused before any request when it is not a string,
+    is empty or would leave the mount. Leading slashes go (the mount is the root); nothing
+    else is changed."""
+    if not isinstance(path, str):
+        msg = (
+            f"{name} must be a str, the file's path in the mount such as 'reports/q1.csv'; "
+            f"got {path!r} ({type(path).__name__})"
+        )
+        raise TypeError(msg)
     cleaned = path.lstrip("/")
     if not cleaned.strip():
         msg = "a mount path is needed, e.g. 'reports/q1.csv'"
@@ -70,12 +77,22 @@ def _remote_path(path: str) -> str:
     return cleaned
 
 
-def _upload_source(
-    source: str | os.PathLike[str] | bytes | bytearray | memoryview,
-    remote_path: str | None,
-    mimetype: str | None,
-) -> tuple[bytes, str, str]:
-    """The bytes, the mount path and the content type of an upload."""
+def _upload_source(source: object, remote_path: object, mimetype: object) -> tuple[bytes, str, str]:
+    """The bytes, the mount path and the content type of an upload (each argument checked:
+    they come from callers' code, typed or not)."""
+    if not (remote_path is None or isinstance(remote_path, str)):
+        msg = (
+            f"remote_path must be a str, the file's path in the mount such as 'reports/q1.csv' "
+            f"(or a folder ending in '/'), or None; got {remote_path!r} "
+            f"({type(remote_path).__name__})"
+        )
+        raise TypeError(msg)
+    if not (mimetype is None or (isinstance(mimetype, str) and mimetype.strip())):
+        msg = (
+            f"mimetype must be a content type such as 'text/csv', or None to guess it from the "
+            f"file name; got {mimetype!r}"
+        )
+        raise (ValueError if isinstance(mimetype, str) else TypeError)(msg)
     if isinstance(source, bytes | bytearray | memoryview):
         if remote_path is None:
             msg = "uploading bytes needs remote_path=..., the file's path in the mount"
@@ -89,9 +106,25 @@ def _upload_source(
         data = bytes(source)
         guess_from = remote_path
     else:
+        if not isinstance(source, str | os.PathLike):
+            msg = (
+                f"source must be a local file's path (str or os.PathLike) or the bytes to "
+                f"upload; got {type(source).__name__}. For text, pass text.encode() with "
+                "remote_path=..."
+            )
+            raise TypeError(msg)
         local = Path(source)
+        if local.is_dir():
+            msg = (
+                f"cannot upload {str(local)!r}: it is a directory; pass one file's path (to "
+                "upload a folder, upload each file, e.g. for f in Path(folder).iterdir(): "
+                "files.upload(f, 'folder/'))"
+            )
+            raise IsADirectoryError(msg)
         if not local.is_file():
             msg = f"cannot upload {str(local)!r}: no such file"
+            if isinstance(source, str):
+                msg += "; to upload text itself, pass text.encode() with remote_path=..."
             raise FileNotFoundError(msg)
         data = local.read_bytes()
         if not remote_path:
@@ -101,6 +134,37 @@ def _upload_source(
         guess_from = remote_path  # the name it will have, as for bytes
     content_type = mimetype or mimetypes.guess_type(guess_from)[0] or _DEFAULT_MIMETYPE
     return data, _remote_path(remote_path), content_type
+
+
+def _check_download(to: object, max_bytes: object) -> None:
+    """Refuse a `to` or `max_bytes` download cannot use, before any request."""
+    if to is not None and not isinstance(to, str | os.PathLike):
+        msg = (
+            f"to must be a local path (str or os.PathLike; a folder ends in '/'), or None to "
+            f"get the bytes; got {to!r} ({type(to).__name__})"
+        )
+        raise TypeError(msg)
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int):
+        msg = (
+            f"max_bytes must be an int, the largest download accepted in bytes (default "
+            f"{DEFAULT_MAX_DOWNLOAD_BYTES}); got {max_bytes!r} ({type(max_bytes).__name__})"
+        )
+        raise TypeError(msg)
+    if max_bytes < 0:
+        msg = (
+            f"max_bytes must not be negative; got {max_bytes}. Give the largest download "
+            f"to accept in bytes (default {DEFAULT_MAX_DOWNLOAD_BYTES})"
+        )
+        raise ValueError(msg)
+
+
+def _check_prefix(prefix: object) -> None:
+    if prefix is not None and not isinstance(prefix, str):
+        msg = (
+            f"prefix must be a str, a path in the mount such as 'reports/', or None for every "
+            f"file; got {prefix!r} ({type(prefix).__name__})"
+        )
+        raise TypeError(msg)
 
 
 def _is_folder_spelling(to: str | os.PathLike[str]) -> bool:
@@ -157,6 +221,7 @@ class SessionFiles:
 
     def list(self, prefix: str | None = None) -> MountItemList:
         """Every file of the mount (all pages), optionally under a path prefix."""
+        _check_prefix(prefix)
         items = self._client.iter_mount_items(
             self.session_id, mount_id=self.mount_id, prefix=prefix
         )
@@ -177,6 +242,11 @@ class SessionFiles:
                 bytes). One ending in `/` is a folder: a local file keeps its name in it
                 (`upload("report.csv", "reports/")` gives `reports/report.csv`).
             mimetype: Content type (default: guessed from the mount path's name).
+
+        Raises:
+            TypeError: an argument of the wrong type (named, with what it takes).
+            ValueError: no `remote_path` for bytes, an empty one or one leaving the mount.
+            FileNotFoundError: no such local file; IsADirectoryError: `source` is a folder.
         """
         data, path, content_type = _upload_source(source, remote_path, mimetype)
         target = self._client.create_upload_url(
@@ -209,8 +279,15 @@ class SessionFiles:
         """Download a file: its bytes, or the local `Path` written when `to` is given.
 
         A `to` that is a folder, or ends in `/` (a folder, created if missing), receives the
-        file under its own name; any other `to` is the file to write.
+        file under its own name; any other `to` is the file to write. A file larger than
+        `max_bytes` raises `FileTransferError`.
+
+        Raises:
+            TypeError: a `remote_path`, `to` or `max_bytes` of the wrong type.
+            ValueError: an empty `remote_path`, one leaving the mount, or a negative
+                `max_bytes`; nothing is requested.
         """
+        _check_download(to, max_bytes)
         url = self._client.create_download_url(
             self.session_id, _remote_path(remote_path), mount_id=self.mount_id
         )
@@ -227,6 +304,7 @@ class SessionFiles:
 
     async def alist(self, prefix: str | None = None) -> MountItemList:
         """Async twin of `list`."""
+        _check_prefix(prefix)
         items = self._aclient.iter_mount_items(
             self.session_id, mount_id=self.mount_id, prefix=prefix
         )
@@ -269,6 +347,7 @@ class SessionFiles:
         max_bytes: int = DEFAULT_MAX_DOWNLOAD_BYTES,
     ) -> bytes | Path:
         """Async twin of `download`."""
+        _check_download(to, max_bytes)
         url = await self._aclient.create_download_url(
             self.session_id, _remote_path(remote_path), mount_id=self.mount_id
         )

@@ -35,9 +35,13 @@ from langchain_toolrouter._loop_clients import LoopClients
 from langchain_toolrouter._results import DEFAULT_MAX_CONTENT_CHARS, ToolOutcome
 from langchain_toolrouter._search_results import ToolSearchResult
 from langchain_toolrouter._session_args import session_request
-from langchain_toolrouter.client import AsyncToolRouterClient, ToolRouterClient
+from langchain_toolrouter.client import (
+    AsyncToolRouterClient,
+    ToolRouterClient,
+    _check_http_client,
+)
 from langchain_toolrouter.custom_tools import CustomTool
-from langchain_toolrouter.errors import ToolRouterError
+from langchain_toolrouter.errors import ConfigurationError, ToolRouterError
 from langchain_toolrouter.files import SessionFiles
 from langchain_toolrouter.schema import ConversionOptions, SchemaConversionError
 from langchain_toolrouter.search import ToolRetriever, ToolSearch
@@ -113,6 +117,42 @@ def _kept(seen: dict[str, _SchemaT], key: str, schema: _SchemaT) -> _SchemaT:
 # --------------------------------------------------------------------------- router
 
 
+def _check_router_options(
+    *,
+    name_style: object,
+    schema_options: object,
+    max_content_chars: object,
+    raise_errors: object,
+) -> None:
+    """Refuse the router's own settings now, naming each, rather than at first use."""
+    if name_style not in ("exact", "safe"):
+        raise ConfigurationError(
+            f"name_style must be 'exact' (tool names are the slugs) or 'safe' (for providers "
+            f"with strict name rules); got {name_style!r}"
+        )
+    if schema_options is not None and not isinstance(schema_options, ConversionOptions):
+        raise ConfigurationError(
+            f"schema_options must be a ConversionOptions or None; got "
+            f"{type(schema_options).__name__}. Build one, e.g. "
+            "ConversionOptions(strict_provider='openai') (from a dict: ConversionOptions(**d))."
+        )
+    if (
+        isinstance(max_content_chars, bool)
+        or not isinstance(max_content_chars, int)
+        or max_content_chars < 1
+    ):
+        raise ConfigurationError(
+            f"max_content_chars must be a positive int (the characters a model reads per tool "
+            f"call; default {DEFAULT_MAX_CONTENT_CHARS}); got {max_content_chars!r} "
+            f"({type(max_content_chars).__name__})"
+        )
+    if not isinstance(raise_errors, bool):
+        raise ConfigurationError(
+            f"raise_errors must be True or False; got {raise_errors!r} "
+            f"({type(raise_errors).__name__})"
+        )
+
+
 class ToolRouter:
     """Entry point: creates and resumes Tool Router sessions.
 
@@ -135,6 +175,14 @@ class ToolRouter:
 
     Use it as a context manager (`with` / `async with`), or call `close()` / `aclose()`, to
     close every client it opened; clients you passed in stay open.
+
+    Raises:
+        ConfigurationError: a setting that is missing or unusable (no API key, a `timeout`
+            that is not a positive finite number, a `retry` that is not a `RetryPolicy`, a
+            `max_content_chars` that is not a positive int, a `raise_errors` that is not a
+            bool...), named with what was given and what is accepted; nothing is deferred
+            to the first call.
+        TypeError: an http or storage client that is not the httpx client its argument takes.
     """
 
     def __init__(
@@ -155,10 +203,16 @@ class ToolRouter:
         max_content_chars: int = DEFAULT_MAX_CONTENT_CHARS,
         raise_errors: bool = False,
     ) -> None:
-        tool_name_for("X", name_style)  # rejects an unknown style now, not at first use
-        if max_content_chars < 1:
-            msg = f"max_content_chars must be a positive number of characters, got {max_content_chars}"
-            raise ValueError(msg)
+        _check_router_options(
+            name_style=name_style,
+            schema_options=schema_options,
+            max_content_chars=max_content_chars,
+            raise_errors=raise_errors,
+        )
+        # The async ones are opened later, at first async use: checked now, not then.
+        _check_http_client(async_http_client, httpx.AsyncClient, "async_http_client")
+        _check_http_client(storage_client, httpx.Client, "storage_client")
+        _check_http_client(astorage_client, httpx.AsyncClient, "astorage_client")
         self._client_options: dict[str, Any] = {
             # Kept for the async clients opened later; a SecretStr so it never shows in a repr.
             "api_key": SecretStr(api_key) if isinstance(api_key, str) else api_key,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Generic, Literal, TypeVar
+from typing import Final, Generic, Literal, TypeVar
 from urllib.parse import quote
 
 from pydantic import BaseModel
@@ -108,11 +108,16 @@ class Operation(Generic[ResponseT_co]):
             raise ValueError(f"{self.name}: request_model and request_in go together")
 
     def render_path(self, params: dict[str, str]) -> str:
-        """The path with every parameter URL-encoded as one segment (``/`` becomes ``%2F``).
+        """The path with every parameter URL-encoded as one segment (``?`` becomes ``%3F``).
+
+        A ``/`` (or ``\\``) is refused rather than sent as ``%2F``: many servers and proxies
+        decode it before routing, so ``"trs_1/tools"`` would reach another endpoint. Ids the
+        service hands out (letters, digits, ``_``, ``-``) are sent unchanged.
 
         Raises:
-            ValueError: a parameter is missing, empty, not a string, or ``.``/``..`` (a dot
-                segment would be removed by URL normalisation and reach another endpoint).
+            ValueError: a parameter is missing, empty or blank, not a string, contains ``/`` or
+                ``\\``, or is ``.``/``..`` (a dot segment would be removed by URL
+                normalisation and reach another endpoint).
         """
         missing = [name for name in self.path_params if name not in params]
         extra = [name for name in params if name not in self.path_params]
@@ -124,14 +129,29 @@ class Operation(Generic[ResponseT_co]):
         encoded: dict[str, str] = {}
         for name in self.path_params:
             value = params[name]
-            if not isinstance(value, str) or not value:
-                raise ValueError(f"{self.name}: {name} must be a non-empty string; got {value!r}")
+            fix = _PATH_PARAM_FIX.get(name, f"pass the {name} alone")
+            if not isinstance(value, str) or not value.strip():
+                raise ValueError(
+                    f"{self.name}: {name} must be a non-empty string; got {value!r}; {fix}"
+                )
             if value in (".", ".."):
                 # URL normalisation would remove the segment and reach another endpoint.
-                raise ValueError(f"{self.name}: {name} cannot be {value!r}")
+                raise ValueError(f"{self.name}: {name} cannot be {value!r}; {fix}")
+            slash = next((char for char in "/\\" if char in value), None)
+            if slash is not None:
+                raise ValueError(
+                    f"{self.name}: {name} {value!r} contains {slash!r}, but it is one segment "
+                    f"of the URL path (a server may route a {slash!r} to another endpoint); {fix}"
+                )
             encoded[name] = quote(value, safe="")
         return self.path.format(**encoded)
 
+
+_PATH_PARAM_FIX: Final = {
+    "session_id": "pass the session_id create_session returned, such as 'trs_8fJ2kQ'",
+    "mount_id": "pass a mount id such as 'files' (the default)",
+}
+"""How to fix a bad path parameter, by name (said in the error)."""
 
 _SESSION = "/tool_router/session/{session_id}"
 _MOUNT = _SESSION + "/mounts/{mount_id}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -123,3 +124,73 @@ async def test_async_twins_treat_a_trailing_slash_as_a_folder(
         assert saved == tmp_path / "new" / "report.csv"
         assert saved.read_text() == "a,b\n1,2\n"
         await router.aclose()
+
+
+# --------------------------------------------------------------------------- bad arguments
+#
+# Each failed far from the argument (AttributeError on lstrip/endswith, TypeError on '<'), or
+# said the wrong thing ("no such file" for a folder, "larger than -1 bytes"); now each is a
+# TypeError or ValueError that names the argument and the fix, before any request.
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "start"),
+    [
+        (lambda f: f.download(5), TypeError, "remote_path must be a str"),
+        (lambda f: f.delete(None), TypeError, "remote_path must be a str"),
+        (lambda f: f.list(prefix=5), TypeError, "prefix must be a str"),
+        (lambda f: f.upload(b"x", 5), TypeError, "remote_path must be a str"),
+        (lambda f: f.upload(5), TypeError, "source must be a local file's path"),
+        (lambda f: f.upload(None, "a.txt"), TypeError, "source must be a local file's path"),
+        (lambda f: f.upload(b"x", "a.bin", mimetype=5), TypeError, "mimetype must be"),
+        (lambda f: f.upload(b"x", "a.bin", mimetype=""), ValueError, "mimetype must be"),
+        (lambda f: f.download("a.txt", max_bytes="10"), TypeError, "max_bytes must be an int"),
+        (lambda f: f.download("a.txt", max_bytes=True), TypeError, "max_bytes must be an int"),
+        (lambda f: f.download("a.txt", max_bytes=-1), ValueError, "max_bytes must not be"),
+        (lambda f: f.download("a.txt", to=5), TypeError, "to must be a local path"),
+    ],
+)
+def test_bad_arguments_are_refused_by_name_before_any_request(
+    session: ToolRouterSession,
+    app_state: tuple[object, EmulatorState],
+    call: Any,
+    error: type[Exception],
+    start: str,
+) -> None:
+    _, state = app_state
+    before = len(state.log)
+    with pytest.raises(error) as caught:
+        call(session.files)
+    assert type(caught.value) is error
+    assert str(caught.value).startswith(start)
+    assert len(state.log) == before
+
+
+def test_a_folder_is_not_reported_as_a_missing_file(
+    session: ToolRouterSession, tmp_path: Path
+) -> None:
+    with pytest.raises(IsADirectoryError, match="it is a directory") as caught:
+        session.files.upload(tmp_path)
+    assert "pass one file's path" in str(caught.value)
+    with pytest.raises(FileNotFoundError, match=r"no such file.*text\.encode"):
+        session.files.upload("hello world", "a.txt")  # text mistaken for a path
+
+
+def test_max_bytes_zero_still_takes_an_empty_file(session: ToolRouterSession) -> None:
+    session.files.upload(b"", "empty.txt")
+    assert session.files.download("empty.txt", max_bytes=0) == b""
+    session.files.upload(b"x", "one.txt")
+    with pytest.raises(FileTransferError, match="raise max_bytes"):
+        session.files.download("one.txt", max_bytes=0)
+
+
+async def test_async_twins_refuse_the_same(session: ToolRouterSession) -> None:
+    files = session.files
+    with pytest.raises(TypeError, match="remote_path must be a str"):
+        await files.adownload(5)  # type: ignore[call-overload]
+    with pytest.raises(ValueError, match="max_bytes must not be"):
+        await files.adownload("a.txt", max_bytes=-1)
+    with pytest.raises(TypeError, match="prefix must be a str"):
+        await files.alist(prefix=5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="remote_path must be a str"):
+        await files.aupload(b"x", 5)  # type: ignore[arg-type]

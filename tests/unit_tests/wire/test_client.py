@@ -295,9 +295,34 @@ async def test_results_are_the_parsed_models(client: AnyClient, service: FakeSer
 async def test_session_ids_are_encoded_as_one_path_segment(
     client: AnyClient, service: FakeService
 ) -> None:
-    service.on("GET", f"{ROOT}/a%2Fb%3Fc%20d", reply(200, s.SESSION))
-    await call(client, "get_session", "a/b?c d")
-    assert service.requests[0].url.raw_path == f"{ROOT}/a%2Fb%3Fc%20d".encode()
+    service.on("GET", f"{ROOT}/a%3Fb%20c%23d", reply(200, s.SESSION))
+    await call(client, "get_session", "a?b c#d")
+    assert service.requests[0].url.raw_path == f"{ROOT}/a%3Fb%20c%23d".encode()
+
+
+@pytest.mark.parametrize("session_id", ["trs_1/tools", "../../x", "a\\b"])
+async def test_ids_with_a_slash_are_refused_not_routed_to_another_endpoint(
+    client: AnyClient, service: FakeService, session_id: str
+) -> None:
+    # Sent as %2F, a slash is still decoded by many servers before routing:
+    # "trs_1/tools" reached GET .../session/trs_1/tools (the tool list) on the emulator.
+    with pytest.raises(errors.RequestValidationError) as caught:
+        await call(client, "get_session", session_id)
+    message = str(caught.value)
+    assert "session_id" in message
+    assert "one segment" in message
+    assert "create_session returned" in message  # the fix
+    assert service.requests == []
+
+
+@pytest.mark.parametrize("session_id", ["", "   "])
+async def test_an_empty_session_id_is_refused_with_the_fix(
+    client: AnyClient, service: FakeService, session_id: str
+) -> None:
+    with pytest.raises(errors.RequestValidationError, match="non-empty") as caught:
+        await call(client, "get_session", session_id)
+    assert "create_session returned" in str(caught.value)
+    assert service.requests == []
 
 
 @pytest.mark.parametrize("session_id", [".", ".."])
@@ -876,6 +901,47 @@ def test_missing_key_fails_at_construction() -> None:
         ToolRouterClient()
     with pytest.raises(errors.ConfigurationError, match="COMPOSIO_API_KEY"):
         AsyncToolRouterClient(api_key="  ")
+
+
+@pytest.mark.parametrize("cls", [ToolRouterClient, AsyncToolRouterClient])
+@pytest.mark.parametrize("retry", [3, "x", False, {"max_attempts": 2}])
+def test_a_retry_that_is_not_a_policy_fails_at_construction(cls: type[Any], retry: object) -> None:
+    # retry=3 was kept, and failed at the first retry as "'int' object has no attribute
+    # 'max_backoff'".
+    with pytest.raises(errors.ConfigurationError) as caught:
+        cls(api_key=API_KEY, retry=retry)
+    message = str(caught.value)
+    assert message.startswith("retry must be a RetryPolicy")
+    assert f"got {retry!r}" in message
+    assert "RetryPolicy(max_attempts=n)" in message
+    assert "RetryPolicy.disabled()" in message
+
+
+def test_a_retry_policy_or_none_is_accepted() -> None:
+    with ToolRouterClient(api_key=API_KEY, retry=None) as made:
+        assert made.retry_policy == RetryPolicy()
+    with ToolRouterClient(api_key=API_KEY, retry=RetryPolicy.disabled()) as made:
+        assert made.retry_policy.max_attempts == 1
+
+
+@pytest.mark.parametrize("cls", [ToolRouterClient, AsyncToolRouterClient])
+@pytest.mark.parametrize(
+    ("arguments", "start"),
+    [
+        ({"timeout": float("nan")}, "timeout must be"),
+        ({"timeout": httpx.Timeout(-1)}, "timeout must be"),
+        ({"execute_timeout": -5}, "execute_timeout must be"),
+        ({"base_url": ""}, "base_url is empty"),
+        ({"base_url": 123}, "base_url must be a string"),
+        ({"api_version": 3}, "api_version must be a string"),
+    ],
+)
+def test_both_clients_refuse_bad_settings_by_name(
+    cls: type[Any], arguments: dict[str, Any], start: str
+) -> None:
+    with pytest.raises(errors.ConfigurationError) as caught:
+        cls(api_key=API_KEY, **arguments)
+    assert str(caught.value).startswith(start)
 
 
 async def test_deprecated_toolkits_are_warned_once(

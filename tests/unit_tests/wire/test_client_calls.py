@@ -80,6 +80,14 @@ def test_mount_prefix(prefix: str | None, sent: str | None) -> None:
     assert calls.mount_prefix(prefix) == sent
 
 
+@pytest.mark.parametrize("prefix", [5, b"a/", ["a"]])
+def test_a_mount_prefix_that_is_not_text_is_refused(prefix: object) -> None:
+    # It failed as "'int' object has no attribute 'lstrip'".
+    with pytest.raises(errors.RequestValidationError, match="prefix must be a str") as caught:
+        calls.mount_prefix(prefix)  # type: ignore[arg-type]
+    assert type(prefix).__name__ in str(caught.value)
+
+
 def test_inline_customs() -> None:
     assert calls.inline_customs(None, None) is None
     assert calls.inline_customs([], None) == {"custom_tools": []}

@@ -62,7 +62,12 @@ def test_build_request_for_a_query_operation() -> None:
 
 @pytest.mark.parametrize(
     ("value", "encoded"),
-    [("trs_abc", "trs_abc"), ("a/b", "a%2Fb"), ("../x", "..%2Fx"), ("a b?c#d", "a%20b%3Fc%23d")],
+    [
+        ("trs_abc", "trs_abc"),
+        ("trs_AZaz09_-", "trs_AZaz09_-"),  # what the service hands out: sent unchanged
+        ("a b?c#d", "a%20b%3Fc%23d"),
+        ("a%2Fb", "a%252Fb"),
+    ],
 )
 def test_path_segments_are_encoded(value: str, encoded: str) -> None:
     request = build_request(
@@ -76,11 +81,30 @@ def test_path_segments_are_encoded(value: str, encoded: str) -> None:
     assert request.url.host == "svc.test"
 
 
+@pytest.mark.parametrize("value", ["a/b", "../x", "trs_1/tools", "a\\b"])
+def test_a_slash_in_a_path_parameter_is_refused(value: str) -> None:
+    for params in (
+        {"session_id": value, "mount_id": "files"},
+        {"session_id": "s", "mount_id": value},
+    ):
+        with pytest.raises(errors.RequestValidationError, match="one segment") as caught:
+            build_request(
+                ops.DELETE_MOUNT_ITEM,
+                SETTINGS,
+                params,
+                m.MountPathRequest(mount_relative_path="f"),
+                request_id="r",
+            )
+        name = "session_id" if params["session_id"] == value else "mount_id"
+        assert f"{name} {value!r}" in str(caught.value)
+
+
 def test_path_parameters_are_checked() -> None:
     with pytest.raises(errors.RequestValidationError, match="missing"):
         build_request(ops.GET_SESSION, SETTINGS, {}, request_id="r")
-    with pytest.raises(errors.RequestValidationError, match="non-empty"):
-        build_request(ops.GET_SESSION, SETTINGS, {"session_id": ""}, request_id="r")
+    for blank in ("", " "):
+        with pytest.raises(errors.RequestValidationError, match=r"non-empty.*create_session"):
+            build_request(ops.GET_SESSION, SETTINGS, {"session_id": blank}, request_id="r")
     with pytest.raises(errors.RequestValidationError, match="ExecuteRequest"):
         build_request(
             ops.EXECUTE, SETTINGS, {"session_id": "s"}, m.LinkRequest(toolkit="g"), request_id="r"

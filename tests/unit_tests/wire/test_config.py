@@ -114,3 +114,81 @@ def test_a_key_that_cannot_be_a_header_is_refused_without_echoing_it(key: str) -
     assert key not in repr(caught.value)
     assert "sécret" not in str(caught.value)
     assert "COMPOSIO_API_KEY" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        float("nan"),
+        float("inf"),
+        -0.5,
+        httpx.Timeout(-1),
+        httpx.Timeout(5.0, read=float("nan")),
+        httpx.Timeout(5.0, pool=0),
+    ],
+)
+def test_timeouts_that_are_not_finite_and_positive_are_refused(value: object) -> None:
+    # NaN and httpx.Timeout(-1) were accepted, and failed as a socket ValueError at the first
+    # request.
+    with pytest.raises(ConfigurationError, match="positive, finite number of seconds"):
+        to_timeout(value)  # type: ignore[arg-type]
+
+
+def test_a_timeout_phase_of_none_is_no_limit_on_that_phase() -> None:
+    assert to_timeout(httpx.Timeout(None, connect=5.0)) == httpx.Timeout(None, connect=5.0)
+
+
+def test_an_infinite_timeout_points_to_none() -> None:
+    with pytest.raises(ConfigurationError, match="for no timeout pass None"):
+        to_timeout(float("inf"))
+
+
+def test_the_execute_timeout_is_named_in_its_error() -> None:
+    with pytest.raises(ConfigurationError) as caught:
+        ToolRouterSettings.resolve(api_key="ak_1", execute_timeout=-5)
+    assert str(caught.value).startswith("execute_timeout must be")
+    assert "got -5" in str(caught.value)
+    with pytest.raises(ConfigurationError, match=r"^timeout must be"):
+        ToolRouterSettings.resolve(api_key="ak_1", timeout=float("nan"))
+
+
+@pytest.mark.parametrize("name", ["api_key", "base_url", "api_version"])
+@pytest.mark.parametrize("value", [123, 3.1, b"x", ["x"]])
+def test_settings_that_are_not_strings_are_refused_by_name(name: str, value: object) -> None:
+    # They failed as "'int' object has no attribute 'strip'" inside resolve.
+    arguments: dict[str, object] = {"api_key": "ak_1", name: value}
+    with pytest.raises(ConfigurationError) as caught:
+        ToolRouterSettings.resolve(**arguments)  # type: ignore[arg-type]
+    message = str(caught.value)
+    assert message.startswith(f"{name} must be a string")
+    assert type(value).__name__ in message
+
+
+def test_a_key_of_the_wrong_type_is_not_echoed() -> None:
+    with pytest.raises(ConfigurationError) as caught:
+        ToolRouterSettings.resolve(api_key=98765432101)  # type: ignore[arg-type]
+    assert "98765432101" not in str(caught.value)
+    assert "int" in str(caught.value)
+
+
+@pytest.mark.parametrize("base_url", ["", "   "])
+def test_an_explicit_empty_base_url_is_refused_not_read_as_not_given(
+    base_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "" fell back to COMPOSIO_BASE_URL (or production) without a word.
+    monkeypatch.setenv("COMPOSIO_BASE_URL", "http://127.0.0.1:1")
+    with pytest.raises(ConfigurationError, match="base_url is empty") as caught:
+        ToolRouterSettings.resolve(api_key="ak_1", base_url=base_url)
+    assert "COMPOSIO_BASE_URL" in str(caught.value)
+    assert ToolRouterSettings.resolve(api_key="ak_1").base_url == "http://127.0.0.1:1"
+
+
+def test_an_explicit_empty_api_version_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COMPOSIO_API_VERSION", "v3.1")
+    with pytest.raises(ConfigurationError, match=r"v3, v3\.1; got ''"):
+        ToolRouterSettings.resolve(api_key="ak_1", api_version="")
+
+
+def test_a_configuration_error_is_a_value_error() -> None:
+    with pytest.raises(ValueError, match="timeout"):
+        to_timeout(-1)
