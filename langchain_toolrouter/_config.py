@@ -10,10 +10,11 @@ import ipaddress
 import logging
 import math
 import os
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Final, Union
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 from pydantic import SecretStr
@@ -123,6 +124,8 @@ def _check_text(value: object, name: str, env: str, *, show: bool = True) -> Non
 
 
 _warned_http_hosts: set[str] = set()
+# An API path a base URL must not carry (the client adds it): /api/v3, /api/v3.1, ...
+_API_PATH = re.compile(r"/api/v\d+(?:\.\d+)?(?:/.*)?$")
 
 
 def _is_loopback(host: str) -> bool:
@@ -155,6 +158,15 @@ def _normalise_base_url(raw: str) -> str:
         )
     if parts.query or parts.fragment:
         raise ConfigurationError(f"base URL must not have a query or fragment; got {raw!r}")
+    api_path = _API_PATH.search(parts.path)
+    if api_path is not None:
+        # The client adds /api/<version>/... itself: this base would double it (a 404).
+        raise ConfigurationError(
+            f"base URL {raw!r} already has the API path {api_path.group(0)!r}; pass the "
+            f"server's address without it, such as "
+            f"{urlunsplit((parts.scheme, parts.netloc, parts.path[: api_path.start()], '', ''))!r}"
+            " (the version comes from api_version)"
+        )
     if parts.scheme == "http" and not _is_loopback(parts.hostname):
         origin = f"{parts.scheme}://{parts.netloc}"
         if origin not in _warned_http_hosts:

@@ -137,6 +137,12 @@ class Operation(Generic[ResponseT_co]):
             if value in (".", ".."):
                 # URL normalisation would remove the segment and reach another endpoint.
                 raise ValueError(f"{self.name}: {name} cannot be {value!r}; {fix}")
+            if value != value.strip():
+                # Sent as is, it names no session ("not found", with no hint of the spaces).
+                raise ValueError(
+                    f"{self.name}: {name} {value!r} has spaces around it; pass "
+                    f"{value.strip()!r} ({fix})"
+                )
             slash = next((char for char in "/\\" if char in value), None)
             if slash is not None:
                 raise ValueError(

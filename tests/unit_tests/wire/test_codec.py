@@ -373,3 +373,14 @@ def test_extra_body_is_merged_unchecked_and_only_where_there_is_a_json_body() ->
             request_id="r",
             extra_body={"x": float("nan")},
         )
+
+
+def test_a_path_parameter_with_spaces_around_it_is_refused() -> None:
+    with pytest.raises(errors.RequestValidationError, match="has spaces around it; pass 'trs_1'"):
+        build_request(
+            ops.DELETE_MOUNT_ITEM,
+            SETTINGS,
+            {"session_id": " trs_1 ", "mount_id": "files"},
+            m.MountPathRequest(mount_relative_path="f"),
+            request_id="r",
+        )

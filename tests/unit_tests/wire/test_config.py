@@ -55,6 +55,9 @@ def test_missing_key_names_the_variable_and_the_fix() -> None:
         ("http://[::1", "malformed .*Invalid IPv6 URL"),
         ("http://example.com:abc", "malformed"),
         ("http://example.com:99999", "malformed"),
+        # the client adds /api/<version> itself: the request would go to /api/v3/api/v3/...
+        ("https://backend.composio.dev/api/v3", "already has the API path '/api/v3'"),
+        ("http://127.0.0.1:8000/api/v3.1/tool_router", "such as 'http://127.0.0.1:8000'"),
     ],
 )
 def test_bad_base_urls_are_refused(base_url: str, match: str) -> None:
