@@ -10,10 +10,10 @@ import html
 import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, SupportsIndex, overload
+from typing import Any
 from urllib.parse import urlsplit
 
-from langchain_toolrouter._display import html_table, not_found, text_table
+from langchain_toolrouter._display import NamedList, html_table, text_table
 from langchain_toolrouter.wire.models import LinkResponse, ToolkitItem
 
 __all__ = ["ConnectionLink", "McpConfig", "ToolkitInfo", "ToolkitList", "mcp_config", "same_origin"]
@@ -73,8 +73,10 @@ def _state(info: ToolkitInfo) -> str:
     return f"not connected ({info.status.lower()})" if info.status else "not connected"
 
 
-class ToolkitList(list[ToolkitInfo]):
-    """Toolkits with their connection state; prints as a table."""
+class ToolkitList(NamedList[ToolkitInfo]):
+    """Toolkits with their connection state; prints as a table; found by slug (any case)."""
+
+    _kind = "toolkit"
 
     def get(self, slug: str) -> ToolkitInfo | None:
         """The toolkit with this slug (case-insensitive), else `None`."""
@@ -83,27 +85,8 @@ class ToolkitList(list[ToolkitInfo]):
                 return info
         return None
 
-    @overload
-    def __getitem__(self, key: SupportsIndex) -> ToolkitInfo: ...
-    @overload
-    def __getitem__(self, key: slice) -> list[ToolkitInfo]: ...
-    @overload
-    def __getitem__(self, key: str) -> ToolkitInfo: ...
-    def __getitem__(self, key: SupportsIndex | slice | str) -> ToolkitInfo | list[ToolkitInfo]:
-        """`toolkits[0]` as for any list; `toolkits["github"]` finds by slug (any case) and
-        raises a `KeyError` naming the toolkits here when there is none."""
-        if isinstance(key, str):
-            found = self.get(key)
-            if found is None:
-                raise not_found("toolkit", key, [t.slug for t in self])
-            return found
-        return super().__getitem__(key)
-
-    def __contains__(self, item: object) -> bool:
-        """`"github" in toolkits` asks by slug (any case); a `ToolkitInfo`, as for any list."""
-        if isinstance(item, str):
-            return self.get(item) is not None
-        return super().__contains__(item)
+    def _names(self) -> list[str]:
+        return [info.slug for info in self]
 
     def _rows(self) -> list[tuple[str, str, str, str]]:
         return [(t.slug, t.name, _state(t), t.connected_account_id or "") for t in self]
