@@ -15,18 +15,11 @@ from typing import Any
 __all__ = ["require_number", "require_session", "require_text", "unknown_arguments"]
 
 
-def unknown_arguments(
-    owner: str,
-    given: Mapping[str, Any],
-    known: Iterable[str],
-    *,
-    error: type[Exception] = TypeError,
-) -> None:
+def unknown_arguments(owner: str, given: Mapping[str, Any], known: Iterable[str]) -> None:
     """Refuse keys of ``given`` that are not ``known`` arguments of ``owner``.
 
     Raises:
-        TypeError (or ``error``): naming each unknown argument, the closest known one, and
-            what is known.
+        TypeError: naming each unknown argument, the closest known one, and what is known.
     """
     allowed = sorted(known)
     unknown = [key for key in given if key not in allowed]
@@ -40,7 +33,7 @@ def unknown_arguments(
         f"{owner} got unknown argument{'s' if len(unknown) > 1 else ''} {', '.join(hints)}; "
         f"it takes: {', '.join(allowed)}"
     )
-    raise error(msg)
+    raise TypeError(msg)
 
 
 def require_session(owner: str, session: object, method: str) -> None:
@@ -72,16 +65,19 @@ def require_text(what: str, value: object, *, example: str) -> str:
     return value
 
 
-def require_number(what: str, value: object, *, minimum: float, strict: bool = False) -> float:
-    """``value`` when it is a finite number ``>= minimum`` (``> minimum`` when ``strict``).
+def require_number(
+    what: str, value: object, *, minimum: float, strict: bool = False, infinite: bool = False
+) -> float:
+    """``value`` when it is a number ``>= minimum`` (``> minimum`` when ``strict``), finite
+    unless ``infinite`` (``math.inf`` as "no limit") is allowed.
 
     Raises:
-        TypeError: not a number (a bool is not one here); ValueError: out of range.
+        TypeError: not a number (a bool is not one here); ValueError: NaN, or out of range.
     """
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         msg = f"{what} must be a number, got {type(value).__name__} {value!r}"
         raise TypeError(msg)
-    if not math.isfinite(value):
+    if math.isnan(value) or (not infinite and math.isinf(value)):
         msg = f"{what} must be a finite number, got {value!r}"
         raise ValueError(msg)
     if value < minimum or (strict and value == minimum):

@@ -66,13 +66,15 @@ TimeoutTypes = Union[float, httpx.Timeout, None]  # noqa: UP007 (a runtime alias
 """A timeout in seconds (connect capped at 5 s), an ``httpx.Timeout``, or None for no timeout."""
 
 
-def _bad_seconds(value: object) -> bool:
-    """Not a usable number of seconds: not a number (bools are not), NaN, infinite, or <= 0."""
+def _bad_seconds(value: object, *, zero: bool = False) -> bool:
+    """Not a usable number of seconds: not a number (bools are not), NaN, infinite, or <= 0
+    (< 0 when ``zero`` is allowed: an httpx phase of 0, e.g. ``pool=0``, means "do not wait")."""
     return (
         isinstance(value, bool)
         or not isinstance(value, int | float)
         or not math.isfinite(value)
-        or value <= 0
+        or value < 0
+        or (value == 0 and not zero)
     )
 
 
@@ -93,12 +95,14 @@ def to_timeout(value: TimeoutTypes, name: str = "timeout") -> httpx.Timeout:
     )
     if isinstance(value, httpx.Timeout):
         phases = value.as_dict()
-        bad = {phase: v for phase, v in phases.items() if v is not None and _bad_seconds(v)}
+        bad = {
+            phase: v for phase, v in phases.items() if v is not None and _bad_seconds(v, zero=True)
+        }
         if bad:
             shown = ", ".join(f"{phase}={v!r}" for phase, v in bad.items())
             raise ConfigurationError(
-                f"{accepted}; got an httpx.Timeout with {shown}. Give each phase a positive "
-                "number of seconds, or None for no limit on that phase."
+                f"{accepted}; got an httpx.Timeout with {shown}. Give each phase a finite "
+                "number of seconds >= 0, or None for no limit on that phase."
             )
         return value
     if value is None:
@@ -124,8 +128,9 @@ def _check_text(value: object, name: str, env: str, *, show: bool = True) -> Non
 
 
 _warned_http_hosts: set[str] = set()
-# An API path a base URL must not carry (the client adds it): /api/v3, /api/v3.1, ...
-_API_PATH = re.compile(r"/api/v\d+(?:\.\d+)?(?:/.*)?$")
+# The Tool Router API path a base URL must not end with (the client adds it): /api/v3, /api/v3.1
+# (a gateway of its own, such as https://gw.example/api/v1/composio, is a fine base)
+_API_PATH = re.compile(r"/api/v3(?:\.\d+)?(?:/tool_router)?/?$")
 
 
 def _is_loopback(host: str) -> bool:

@@ -123,10 +123,13 @@ class CustomRegistry:
         for toolkit in experimental.custom_toolkits or []:
             echoed.update({echo.slug.upper(): echo.input_schema for echo in toolkit.tools})
         unknown = [t.final_slug for t in self.tools if t.final_slug.upper() not in echoed]
+        # Property names, not whole schemas: the service may echo a schema rewritten
+        # (key order, titles, additionalProperties), which would be no real change.
         changed = [
             t.final_slug
             for t in self.tools
-            if echoed.get(t.final_slug.upper()) not in (None, t.input_schema)
+            if _property_names(echoed.get(t.final_slug.upper()))
+            not in (None, _property_names(t.input_schema))
         ]
         problems = []
         if unknown:
@@ -140,8 +143,8 @@ class CustomRegistry:
             )
         if changed:
             problems.append(
-                f"{', '.join(changed)} {'has' if len(changed) == 1 else 'have'} another input "
-                "schema there (the service's model reads that one)"
+                f"{', '.join(changed)} {'has' if len(changed) == 1 else 'have'} other "
+                "arguments there (the service's model reads those)"
             )
         if not problems:
             return None
@@ -200,3 +203,9 @@ class CustomRegistry:
         """Tools listed directly (tool or toolkit `preload=True`); the rest are found by search."""
         in_preloaded_toolkit = {id(t) for tk in self.toolkits if tk.preload for t in tk.tools}
         return [t for t in self.tools if t.preload or id(t) in in_preloaded_toolkit]
+
+
+def _property_names(schema: Mapping[str, Any] | None) -> frozenset[str] | None:
+    """The property names of an input schema (``None``: no schema, or none to compare)."""
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    return frozenset(properties) if isinstance(properties, Mapping) else None

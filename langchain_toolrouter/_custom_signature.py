@@ -28,9 +28,9 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PydanticInvalidForJsonSchema,
     PydanticUndefinedAnnotation,
     PydanticUserError,
-    TypeAdapter,
     create_model,
 )
 from pydantic.fields import FieldInfo
@@ -83,8 +83,13 @@ class SignatureModel:
         tool = self.model.__name__
         for attr, field in self.model.model_fields.items():
             try:
-                TypeAdapter(field.annotation or Any, config=_CONFIG).json_schema()
-            except PydanticUserError:  # noqa: PERF203 - an error path, once per tool
+                # The field alone, in a model configured as the tool's is: a TypeAdapter would
+                # refuse a config beside a pydantic model, dataclass or TypedDict.
+                probe = create_model(
+                    "probe", __config__=_CONFIG, value=(field.annotation or Any, ...)
+                )
+                probe.model_json_schema()
+            except PydanticInvalidForJsonSchema:  # noqa: PERF203 - an error path, once per tool
                 return (
                     f"custom tool {tool!r}: parameter {self.parameters[attr]!r} has type "
                     f"{field.annotation!r}, which has no JSON Schema, so the model could not "

@@ -394,7 +394,8 @@ class SessionToolExecutor:
     def check_arguments(self, payload: dict[str, Any]) -> None:
         """Refuse a custom tool call whose arguments its own checks refuse: its hidden
         arguments first, then the schema, then a function's parameter types. The tool calls
-        this before its schema check, so the model reads the same error on every path."""
+        this before its schema check, so the model reads the same error on every path (and
+        the custom tool's own run checks again what reaches it)."""
         custom = self._dispatcher.registry.resolve_exact(self._slug)
         if custom is None:
             return
@@ -405,7 +406,6 @@ class SessionToolExecutor:
 
     def execute(self, payload: dict[str, Any]) -> ToolOutcome:
         """Run the call with the sync client."""
-        self.check_arguments(payload)
         try:
             return self._dispatcher.route(self._slug, payload)
         except (APIError, TransportError) as exc:
@@ -418,7 +418,6 @@ class SessionToolExecutor:
 
     async def aexecute(self, payload: dict[str, Any]) -> ToolOutcome:
         """Run the call with the async client."""
-        self.check_arguments(payload)
         try:
             return await self._dispatcher.aroute(self._slug, payload)
         except (APIError, TransportError) as exc:

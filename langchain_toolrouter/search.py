@@ -12,6 +12,7 @@ rank, primary, connected), for users who rank or filter tools themselves.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -47,9 +48,7 @@ def parse_query(value: Any) -> tuple[str, str | None]:
     if isinstance(value, str):
         text, known = value, None
     elif isinstance(value, Mapping):
-        unknown_arguments(
-            "a tool search dict", value, ("query", "use_case", "known_fields"), error=ValueError
-        )
+        _check_query_keys(value)
         if "query" in value and "use_case" in value:
             msg = "a tool search dict takes 'query' or 'use_case' (the same thing), not both"
             raise ValueError(msg)
@@ -71,6 +70,35 @@ def parse_query(value: Any) -> tuple[str, str | None]:
         msg = "the tool search query is empty: say what the tool should do"
         raise ValueError(msg)
     return text, known
+
+
+_QUERY_KEYS = ("query", "use_case", "known_fields")
+# Options of the search itself: in the query dict they would silently not apply.
+_OPTION_KEYS = frozenset(("limit", "k", "top_k", "include_related", "toolkits"))
+
+
+def _check_query_keys(value: Mapping[str, Any]) -> None:
+    """Refuse keys of a query dict that look meant for the search but would not reach it: a
+    search option (`limit`) or a near miss of a query key (`querry`). Other keys are a chain's
+    own (LCEL passes the whole input dict along) and are left alone.
+
+    Raises:
+        ValueError: naming the key and where it belongs.
+    """
+    for key in value:
+        if key in _QUERY_KEYS or not isinstance(key, str):
+            continue
+        if key in _OPTION_KEYS:
+            msg = (
+                f"{key!r} in a tool search dict is not applied: it is an option of the search "
+                f"itself, e.g. session.as_search_runnable({key}=...) (the dict takes "
+                f"{', '.join(_QUERY_KEYS)})"
+            )
+            raise ValueError(msg)
+        close = difflib.get_close_matches(key, _QUERY_KEYS, n=1, cutoff=0.75)
+        if close:
+            msg = f"a tool search dict got {key!r}; did you mean {close[0]!r}?"
+            raise ValueError(msg)
 
 
 class ToolSearch(Runnable[ToolQuery, list[BaseTool]]):

@@ -827,9 +827,9 @@ class ToolRouterSession:
         toolkits: Sequence[str] | None = None,
     ) -> ToolkitList:
         """The session's toolkits (every page) with the user's connection state."""
-        _check_toolkit_filters(connected, search, toolkits)
+        slugs = _check_toolkit_filters(connected, search, toolkits)
         items = self._client.iter_toolkits(
-            self.session_id, is_connected=connected, search=search, toolkits=toolkits
+            self.session_id, is_connected=connected, search=search, toolkits=slugs
         )
         return toolkit_list(items)
 
@@ -841,9 +841,9 @@ class ToolRouterSession:
         toolkits: Sequence[str] | None = None,
     ) -> ToolkitList:
         """Async twin of `toolkits`."""
-        _check_toolkit_filters(connected, search, toolkits)
+        slugs = _check_toolkit_filters(connected, search, toolkits)
         items = self._aclient.iter_toolkits(
-            self.session_id, is_connected=connected, search=search, toolkits=toolkits
+            self.session_id, is_connected=connected, search=search, toolkits=slugs
         )
         return toolkit_list([item async for item in items])
 
@@ -900,7 +900,7 @@ class ToolRouterSession:
         return info
 
     def _check_wait(self, toolkit: str, timeout: float, poll_interval: float) -> None:
-        require_number("timeout (seconds)", timeout, minimum=0)
+        require_number("timeout (seconds)", timeout, minimum=0, infinite=True)
         require_number("poll_interval (seconds)", poll_interval, minimum=0, strict=True)
         self._check_in_session(toolkit)
 
@@ -1137,22 +1137,26 @@ def _warn_echo_mismatch(registry: CustomRegistry, session: m.Session) -> None:
         warnings.warn(f"session {session.session_id}: {mismatch}", UserWarning, stacklevel=3)
 
 
-def _check_toolkit_filters(connected: object, search: object, toolkits: object) -> None:
-    """Refuse `toolkits(...)` filters of the wrong kind (a string for `connected` would be
-    read as true, one toolkit slug as a list of its letters)."""
+def _check_toolkit_filters(connected: object, search: object, toolkits: object) -> list[str] | None:
+    """`toolkits(...)`'s slugs as a list, after refusing filters of the wrong kind (a string
+    for `connected` would be read as true, one toolkit slug as a list of its letters)."""
     if connected is not None and not isinstance(connected, bool):
         msg = f"connected must be True, False or None (all), got {connected!r}"
         raise TypeError(msg)
     if search is not None and not isinstance(search, str):
         msg = f"search must be a string, got {type(search).__name__}"
         raise TypeError(msg)
-    if toolkits is not None and (
-        isinstance(toolkits, str)
-        or not isinstance(toolkits, Sequence)
-        or not all(isinstance(t, str) for t in toolkits)
-    ):
+    if toolkits is None:
+        return None
+    slugs = (
+        None
+        if isinstance(toolkits, (str, bytes, Mapping)) or not isinstance(toolkits, Iterable)
+        else list(toolkits)
+    )
+    if slugs is None or not all(isinstance(t, str) for t in slugs):
         msg = f"toolkits must be a list of toolkit slugs such as ['github'], got {toolkits!r}"
         raise TypeError(msg)
+    return slugs
 
 
 def _execute_args(slug: object, arguments: object) -> tuple[str, dict[str, Any]]:

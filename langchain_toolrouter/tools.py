@@ -495,13 +495,15 @@ class ToolRouterTool(BaseTool):
             answer = self._error_message(exc)
         finally:
             _TOOL_CALL_ID.reset(token)
-        if answer is None:
-            if not self.handle_tool_error:
-                raise exc
-            return ToolMessage(
-                content=str(exc), tool_call_id=input.get("id") or "", name=self.name, status="error"
-            )
-        return answer[0]
+        if answer is not None:
+            return answer[0]
+        flag = self.handle_tool_error
+        if not flag:
+            raise exc
+        content = flag if isinstance(flag, str) else flag(exc) if callable(flag) else str(exc)
+        return ToolMessage(
+            content=content, tool_call_id=input.get("id") or "", name=self.name, status="error"
+        )
 
     def run(self, *args: Any, **kwargs: Any) -> Any:
         """LangChain's `run`, remembering the tool call's id so that errors answered to the

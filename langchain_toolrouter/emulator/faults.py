@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -147,20 +147,21 @@ class FaultRule:
 
 
 def fault_rules(option: str, rules: Any) -> list[FaultRule]:
-    """`rules` as a list of `FaultRule`s (None is no rules).
+    """`rules` as a list of `FaultRule`s (None is no rules; any iterable of rules is taken).
 
     Raises:
-        TypeError: `rules` is not a list or tuple of `FaultRule`s (a single rule, a dict, ...),
+        TypeError: `rules` is not an iterable of `FaultRule`s (a single rule, a dict, ...),
             naming `option` and what to pass instead.
     """
     if rules is None:
         return []
     example = "e.g. [FaultRule(operation='execute', status=503)]"
-    if not isinstance(rules, list | tuple):
+    if isinstance(rules, FaultRule | str | bytes | Mapping) or not isinstance(rules, Iterable):
         raise TypeError(
             f"{option} takes a list of FaultRule, got {describe(rules)}; {example}"
             + (" (wrap the one rule in a list)" if isinstance(rules, FaultRule) else "")
         )
+    rules = list(rules)  # any iterable of rules (a generator too), read once
     for index, rule in enumerate(rules):
         if not isinstance(rule, FaultRule):
             hint = " (build it with FaultRule(**the_dict))" if isinstance(rule, dict) else ""

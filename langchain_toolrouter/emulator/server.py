@@ -146,7 +146,7 @@ class EmulatorServer:
             hint="give seconds, e.g. startup_timeout=10",
         )
         if app is None:
-            if "api_keys" not in app_options:
+            if app_options.get("api_keys") is None:
                 app_options["api_keys"] = [api_key or DEFAULT_API_KEY]
             app = create_app(**app_options)
         elif not isinstance(app, Starlette) or not isinstance(

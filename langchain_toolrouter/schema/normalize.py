@@ -719,6 +719,11 @@ class _Normalizer:
         """Read ``key``, a keyword as Google's SDKs spell it, as ``standard`` (see
         ``_SNAKE_KEYWORDS``); what lies below it moves in the effective schema."""
         here = join(src, key)
+        if value is None:  # a field google-genai's model_dump() writes for "not set"
+            self.note(
+                "dropped", here, f'"{key}": null (a field Google\'s SDKs leave unset) ignored'
+            )
+            return
         self.note(
             "approximated", here, f'"{key}" (as Google\'s SDKs spell it) read as "{standard}"'
         )

@@ -458,7 +458,7 @@ class _Gemini(_Adapter):
         for key, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
             if key in out:
                 value = out.pop(key)
-                whole = _whole_bound(value, bound) if out.get("type") == "integer" else None
+                whole = _whole_bound(value, bound) if _only_integers(out.get("type")) else None
                 if whole is not None:
                     # An integer above 2.5 (or 2) is one from 3: the same values, shown exactly.
                     given: Any = out.get(bound)
@@ -723,6 +723,12 @@ def _fits(value: Any, kind: str) -> bool:
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _only_integers(types: Any) -> bool:
+    """Whether a ``type`` allows integers and nothing else but null."""
+    kinds = [types] if isinstance(types, str) else types if isinstance(types, list) else []
+    return [k for k in kinds if k != "null"] == ["integer"]
 
 
 def _whole_bound(value: Any, bound: str) -> int | None:

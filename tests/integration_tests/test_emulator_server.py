@@ -329,6 +329,9 @@ def test_api_key_defaults_to_a_key_the_app_accepts() -> None:
     with_key = EmulatorServer(api_key="ak_b", api_keys=["ak_a", "ak_b"])
     with_key.stop()
     assert with_key.api_key == "ak_b"
+    unset = EmulatorServer(api_keys=None)  # None is "not given", as before
+    unset.stop()
+    assert unset.api_key == "ak_emulator_local"
 
 
 def test_cli_refuses_a_bad_port_before_printing_anything() -> None:

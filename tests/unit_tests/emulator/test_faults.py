@@ -276,3 +276,10 @@ async def test_a_request_is_logged_before_any_of_its_answer_is_sent(
     assert seen_at_start == [1]
     [record] = state.log.records
     assert record.status == logged
+
+
+def test_any_iterable_of_rules_is_taken() -> None:
+    from langchain_toolrouter.emulator import create_app
+
+    rules = (rule for rule in [FaultRule(operation="execute", status=503)])
+    create_app(faults=rules)  # a generator: read once, as a list would be

@@ -878,8 +878,13 @@ class Handle:
     """A Python object with no JSON form."""
 
 
+class Address(BaseModel):
+    street: str
+
+
 def test_a_parameter_type_with_no_json_schema_is_named() -> None:
-    def use(count: int, handle: Handle) -> int:
+    # A pydantic model before it has a schema of its own: the error must not blame it.
+    def use(address: Address, count: int, handle: Handle) -> int:
         """Use it."""
         return count
 
@@ -940,9 +945,18 @@ def test_a_resume_with_other_custom_tools_is_told_apart() -> None:
     said = CustomRegistry([alpha, beta]).echo_mismatch(echo) or ""
     assert "LOCAL_BETA is not part of it (it runs here, but its search cannot find it)" in said
     assert "create a new session with these tools" in said
-    changed = SessionExperimental.model_validate(
-        {"custom_tools": [{"slug": "LOCAL_ALPHA", "input_schema": {"type": "object"}}]}
+    rewritten = {"properties": {"x": {"type": "integer"}}, "type": "object"}  # no title...
+    same = SessionExperimental.model_validate(
+        {"custom_tools": [{"slug": "LOCAL_ALPHA", "input_schema": rewritten}]}
     )
-    assert "LOCAL_ALPHA has another input schema there" in (
+    assert CustomRegistry([alpha]).echo_mismatch(same) is None
+    changed = SessionExperimental.model_validate(
+        {
+            "custom_tools": [
+                {"slug": "LOCAL_ALPHA", "input_schema": {"type": "object", "properties": {"y": {}}}}
+            ]
+        }
+    )
+    assert "LOCAL_ALPHA has other arguments there" in (
         CustomRegistry([alpha]).echo_mismatch(changed) or ""
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -11,7 +12,12 @@ import pytest
 from langchain_toolrouter._custom_registry import CustomRegistry
 from langchain_toolrouter.custom_tools import custom_tool
 from langchain_toolrouter.search import ToolRetriever
-from langchain_toolrouter.session import ToolRouter, ToolRouterSession, ToolSearchError
+from langchain_toolrouter.session import (
+    ToolRouter,
+    ToolRouterSession,
+    ToolSearchError,
+    _check_toolkit_filters,
+)
 from langchain_toolrouter.toolkit import ToolRouterToolkit
 from langchain_toolrouter.wire.models import SearchResponse, SearchToolSchema, Session, ToolSchema
 
@@ -162,3 +168,8 @@ def test_toolkit_and_retriever_refuse_unknown_arguments(session: ToolRouterSessi
     with pytest.raises(TypeError, match=r"needs session=<a ToolRouterSession>.*got int"):
         ToolRetriever(session=5)
     assert ToolRetriever(session=session, include_related=False).include_related is False
+
+
+def test_waiting_without_limit_and_a_set_of_toolkits_are_taken(session: ToolRouterSession) -> None:
+    session._check_wait("github", math.inf, 1.0)  # timeout=math.inf: wait as long as it takes
+    assert _check_toolkit_filters(None, None, {"github"}) == ["github"]

@@ -407,3 +407,13 @@ def test_a_tool_call_whose_args_is_not_an_object_is_answered_as_invalid_argument
     with pytest.raises(ToolArgumentsError):
         strict.invoke(call)
     assert sent == []
+
+
+def test_a_malformed_tool_call_answers_with_the_tools_own_error_text() -> None:
+    from langchain_toolrouter.tools import ToolRouterTool
+
+    tool = ToolRouterTool.from_schema("T", "d", {"type": "object"}, lambda p: p)
+    tool.response_format = "content"
+    tool.handle_tool_error = "Please retry with an object."
+    message = tool.invoke({"name": "T", "args": "x", "id": "c1", "type": "tool_call"})
+    assert (message.content, message.status) == ("Please retry with an object.", "error")

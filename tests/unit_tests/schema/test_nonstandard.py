@@ -198,6 +198,14 @@ def test_keywords_spelled_as_googles_sdks_spell_them_are_read_and_reported() -> 
             conversion.validate(bad)
     with pytest.raises(SchemaConversionError, match="type is 'string'"):
         json_schema_to_model({"type_": "STRING"}, name="not_an_object")
+    # google-genai's model_dump() writes every unset field as null: one entry each, no keyword.
+    dumped = json_schema_to_model(
+        {"type": "OBJECT", "properties": {"a": {"type": "STRING", "any_of": None}}}, name="d"
+    )
+    assert dumped.effective_schema["properties"]["a"] == {"type": "string"}
+    assert [e.reason for e in dumped.report if e.pointer == "/properties/a/any_of"] == [
+        '"any_of": null (a field Google\'s SDKs leave unset) ignored'
+    ]
 
 
 @pytest.mark.parametrize("required_first", [True, False])

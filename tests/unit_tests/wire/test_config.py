@@ -127,7 +127,8 @@ def test_a_key_that_cannot_be_a_header_is_refused_without_echoing_it(key: str) -
         -0.5,
         httpx.Timeout(-1),
         httpx.Timeout(5.0, read=float("nan")),
-        httpx.Timeout(5.0, pool=0),
+        httpx.Timeout(5.0, pool=-0.1),
+        0,
     ],
 )
 def test_timeouts_that_are_not_finite_and_positive_are_refused(value: object) -> None:
@@ -195,3 +196,13 @@ def test_an_explicit_empty_api_version_is_refused(monkeypatch: pytest.MonkeyPatc
 def test_a_configuration_error_is_a_value_error() -> None:
     with pytest.raises(ValueError, match="timeout"):
         to_timeout(-1)
+
+
+def test_a_gateway_path_is_a_fine_base_url_and_a_pool_of_zero_a_fine_timeout() -> None:
+    # Only a trailing Tool Router API path doubles the request path; a gateway's own is kept.
+    settings = ToolRouterSettings.resolve(
+        api_key="ak_1", base_url="https://gw.corp.example/api/v1/composio"
+    )
+    assert settings.base_url == "https://gw.corp.example/api/v1/composio"
+    # httpx reads pool=0 as "do not wait for a free connection".
+    assert to_timeout(httpx.Timeout(5.0, pool=0)).pool == 0
