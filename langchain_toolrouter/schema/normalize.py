@@ -165,8 +165,10 @@ def _eff(pointer: str | None, *tokens: str | int) -> str | None:
 
 
 # Keywords as Google's Gemini SDKs spell them in Python dicts (``type_`` in google-generativeai,
-# the snake_case field names of google-genai's ``Schema.model_dump()``): read as the keyword
-# when the standard spelling is absent, and reported.
+# the snake_case field names of google-genai's ``Schema.model_dump()``). They are no JSON Schema
+# keywords, so calls are not checked against them (as every JSON Schema validator reads them:
+# accepting what those accept is the exactness contract); kept as written, and reported, since
+# the author surely meant the keyword.
 _SNAKE_KEYWORDS = {
     "type_": "type",
     "format_": "format",
@@ -178,8 +180,6 @@ _SNAKE_KEYWORDS = {
     "min_properties": "minProperties",
     "max_properties": "maxProperties",
 }
-
-_SNAKE_SET = frozenset(_SNAKE_KEYWORDS)
 
 _FAST_PATH = True  # tests turn it off to check the rewriting path gives the same result
 _DIRTY_KEYS = frozenset(
@@ -682,11 +682,16 @@ class _Normalizer:
                     "that draft does",
                 )
             elif key not in _HANDLED:
+                out[key] = _copied(value)  # annotations and vendor keywords: kept as they are
                 standard = _SNAKE_KEYWORDS.get(key)
-                if standard is None or standard in s:
-                    out[key] = _copied(value)  # annotations and vendor keywords: kept as they are
-                else:
-                    self.snake_keyword(out, key, standard, value, s, src=src, eff=eff)
+                if standard is not None and standard not in s and value is not None:
+                    self.note(
+                        "dropped",
+                        join(src, key),
+                        f'"{key}" is how Google\'s SDKs spell "{standard}", not a JSON '
+                        "Schema keyword: calls are not checked against it (no JSON Schema "
+                        f'validator would); write "{standard}" to have them checked',
+                    )
             elif key == "type" and value in _STANDARD_TYPES:
                 out[key] = value
             elif key not in _SKIPPED:
@@ -704,35 +709,6 @@ class _Normalizer:
             self.unevaluated(out, src)
         self.id_scopes -= scoped
         return out
-
-    def snake_keyword(
-        self,
-        out: dict[str, Any],
-        key: str,
-        standard: str,
-        value: Any,
-        s: Mapping[str, Any],
-        *,
-        src: str,
-        eff: str | None,
-    ) -> None:
-        """Read ``key``, a keyword as Google's SDKs spell it, as ``standard`` (see
-        ``_SNAKE_KEYWORDS``); what lies below it moves in the effective schema."""
-        here = join(src, key)
-        if value is None:  # a field google-genai's model_dump() writes for "not set"
-            self.note(
-                "dropped", here, f'"{key}": null (a field Google\'s SDKs leave unset) ignored'
-            )
-            return
-        self.note(
-            "approximated", here, f'"{key}" (as Google\'s SDKs spell it) read as "{standard}"'
-        )
-        if standard == "format":
-            out[standard] = _copied(value)
-        else:
-            self.keyword(
-                out, standard, value, s, src=src, eff=src if eff is None else eff, here=here
-            )
 
     def static_ref(
         self, out: dict[str, Any], s: Mapping[str, Any], keyword: str, src: str, how: str
@@ -998,9 +974,8 @@ class _Normalizer:
     def resolves_in_place(self, ref: str) -> bool:
         """Whether ``ref`` is a JSON pointer to a schema of this document that stays where it is."""
         pointer = ref_to_pointer(ref)
-        # A list "items" moves to prefixItems; the root's type may be narrowed (rewrite_refs);
-        # a keyword spelled as Google's SDKs do is renamed.
-        if not pointer or "/items/" in pointer or not _SNAKE_SET.isdisjoint(pointer.split("/")):
+        # A list "items" moves to prefixItems; the root's type may be narrowed (rewrite_refs).
+        if not pointer or "/items/" in pointer:
             return False
         try:
             target = resolve(self.raw, pointer)
@@ -1066,12 +1041,8 @@ class _Normalizer:
         *,
         src: str,
         eff: str | None,
-        here: str | None = None,
     ) -> None:
-        """Read keyword ``key`` of ``s`` into ``out``; ``here`` is its source pointer when it is
-        not ``src``/``key`` (a keyword spelled otherwise there)."""
-        if here is None:
-            here = join(src, key)
+        here = join(src, key)
         if key == "type":
             self.type_keyword(out, value, here)
         elif key in _ONE_SUBSCHEMA_SET:

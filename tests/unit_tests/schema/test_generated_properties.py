@@ -238,11 +238,13 @@ WILD_LEAVES = st.one_of(
     st.just({"type": "string", "required": True}),  # draft-03: lifted into the parent, or not
     st.just({"type": "number", "exclusiveMaximum": True}),  # draft-04, with no bound beside it
     st.just({"enum": []}),
-    # Keywords as Google's SDKs spell them (read as the keyword when it is absent).
+    # Keywords as Google's SDKs spell them (kept, not applied, reported).
     st.just({"type_": "STRING", "max_length": 3, "format_": "uri"}),
     st.just({"any_of": [{"type": "INTEGER"}, {"type": "null"}], "min_items": 1}),
     st.just({"type": "array", "items": {"type_": "NUMBER"}, "min_items": 1, "maxItems": 2}),
-    st.just({"type": "string", "type_": "INTEGER", "min_length": 2, "minLength": 1}),
+    st.just(
+        {"type": "string", "type_": "INTEGER", "min_length": 2, "minLength": 1, "any_of": None}
+    ),
 )
 
 
