@@ -12,7 +12,13 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["require_number", "require_session", "require_text", "unknown_arguments"]
+__all__ = [
+    "model_arguments",
+    "require_number",
+    "require_session",
+    "require_text",
+    "unknown_arguments",
+]
 
 
 def unknown_arguments(owner: str, given: Mapping[str, Any], known: Iterable[str]) -> None:
@@ -48,6 +54,18 @@ def require_session(owner: str, session: object, method: str) -> None:
             f"router.get_session(...); got {type(session).__name__}"
         )
         raise TypeError(msg)
+
+
+def model_arguments(owner: str, data: object, known: Iterable[str], session_method: str) -> None:
+    """What a session-backed LangChain model (toolkit, retriever) is built from, checked before
+    pydantic reads it: no unknown argument, and a ``session`` that has ``session_method``.
+
+    Raises:
+        TypeError: see ``unknown_arguments`` and ``require_session``.
+    """
+    if isinstance(data, Mapping):
+        unknown_arguments(owner, data, known)
+        require_session(owner, data.get("session"), session_method)
 
 
 def require_text(what: str, value: object, *, example: str) -> str:

@@ -26,7 +26,7 @@ from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.tools import BaseTool
 from pydantic import ConfigDict, Field, SkipValidation, StrictBool, model_validator
 
-from langchain_toolrouter._arguments import require_session, unknown_arguments
+from langchain_toolrouter._arguments import model_arguments, require_session
 
 if TYPE_CHECKING:
     from langchain_toolrouter._search_results import ToolSearchResult
@@ -204,9 +204,7 @@ class ToolRetriever(BaseRetriever):
     @classmethod
     def _known_arguments(cls, data: Any) -> Any:
         # LangChain's retrievers ignore unknown arguments: `k=1` would silently do nothing.
-        if isinstance(data, Mapping):
-            unknown_arguments("ToolRetriever", data, cls.model_fields)
-            require_session("ToolRetriever", data.get("session"), "search_tools")
+        model_arguments("ToolRetriever", data, cls.model_fields, "search_tools")
         return data
 
     def _get_relevant_documents(

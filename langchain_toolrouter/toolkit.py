@@ -10,7 +10,7 @@ from typing import Annotated, Any
 from langchain_core.tools import BaseTool, BaseToolkit
 from pydantic import ConfigDict, Field, SkipValidation, model_validator
 
-from langchain_toolrouter._arguments import require_session, unknown_arguments
+from langchain_toolrouter._arguments import model_arguments
 from langchain_toolrouter._display import ToolList
 
 __all__ = ["ToolRouterToolkit"]
@@ -56,9 +56,8 @@ class ToolRouterToolkit(BaseToolkit):
     @classmethod
     def _known_arguments(cls, data: Any) -> Any:
         # A typo (`exlude=`) would otherwise be ignored and leave in the tools meant to be out.
+        model_arguments("ToolRouterToolkit", data, cls.model_fields, "get_tools")
         if isinstance(data, Mapping):
-            unknown_arguments("ToolRouterToolkit", data, cls.model_fields)
-            require_session("ToolRouterToolkit", data.get("session"), "get_tools")
             for name in ("include", "exclude"):
                 value = data.get(name)
                 if isinstance(value, (str, bytes)):
