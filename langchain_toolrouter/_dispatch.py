@@ -391,16 +391,17 @@ class SessionToolExecutor:
         )
         raise TypeError(msg)
 
-    def check_arguments(self, payload: dict[str, Any]) -> None:
+    def check_arguments(self, payload: dict[str, Any], *, schema_checked: bool) -> None:
         """Refuse a custom tool call whose arguments its own checks refuse: its hidden
-        arguments first, then the schema, then a function's parameter types. The tool calls
-        this before its schema check, so the model reads the same error on every path (and
-        the custom tool's own run checks again what reaches it)."""
+        arguments first, then the schema (unless `schema_checked`: the tool's own check of the
+        same schema passed), then a function's parameter types. The tool calls this beside its
+        schema check, so the model reads the same error on every path (the custom tool's own
+        run checks again what reaches it)."""
         custom = self._dispatcher.registry.resolve_exact(self._slug)
         if custom is None:
             return
         try:
-            custom.validate_arguments(payload)
+            custom.validate_arguments(payload, schema_checked=schema_checked)
         except ArgsValidationError as exc:
             raise ToolArgumentsError(tool=self._slug, errors=exc.errors, detail=str(exc)) from exc
 

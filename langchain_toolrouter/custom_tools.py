@@ -465,13 +465,16 @@ class CustomTool:
             _log.warning("custom tool %s: %s", self.final_slug, error)
             return ToolOutcome(successful=False, data={}, error=error)
 
-    def validate_arguments(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
+    def validate_arguments(
+        self, arguments: Mapping[str, Any], *, schema_checked: bool = False
+    ) -> dict[str, Any]:
         """Check a call's arguments as every call path does; return the keyword arguments
         the code receives (the context aside).
 
-        First the input schema's strict check, the one a direct tool call makes (`"5"` is
-        not an integer, `5.0` is); then, for a function, its signature's model, which turns
-        the JSON into the parameters' types (a date string into a `date`, ...).
+        First the names only the application sets; then the input schema's strict check, the
+        one a direct tool call makes (`"5"` is not an integer, `5.0` is), unless
+        `schema_checked` says the caller just made it; then, for a function, its signature's
+        model, which turns the JSON into the parameters' types (a date string into a `date`).
 
         Raises:
             ArgsValidationError: naming each bad argument by JSON pointer, with what was
@@ -485,15 +488,17 @@ class CustomTool:
             }
             for name in sorted(self._hidden.intersection(arguments))
         ]
-        try:
-            # Hidden names are reported above, once (a closed schema would refuse them too).
-            checked = self._checks.validate(
-                {k: v for k, v in arguments.items() if k not in self._hidden}
-                if problems
-                else arguments
-            )
-        except ArgsValidationError as exc:
-            problems.extend(exc.errors)
+        checked = dict(arguments)
+        if not schema_checked:
+            try:
+                # Hidden names are reported above, once (a closed schema would refuse them too).
+                checked = self._checks.validate(
+                    {k: v for k, v in arguments.items() if k not in self._hidden}
+                    if problems
+                    else arguments
+                )
+            except ArgsValidationError as exc:
+                problems.extend(exc.errors)
         if problems:
             raise ArgsValidationError(problems, tool=self.final_slug)
         if self._signature is None:

@@ -435,15 +435,18 @@ class ToolRouterTool(BaseTool):
             ToolArgumentsError: naming each bad field path and what was expected.
         """
         # An executor with rules of its own (a session's custom tool: arguments only the
-        # application may set) applies them first, so the model reads one error for a call
-        # whichever way it is made.
+        # application may set, a function's parameter types) applies them too; when both
+        # refuse, its text wins, so the model reads one error whichever way the call is made.
         check = getattr(self.executor, "check_arguments", None)
-        if check is not None:
-            check(dict(arguments))
         try:
-            return self.conversion.validate(dict(arguments))
+            payload = self.conversion.validate(dict(arguments))
         except ArgsValidationError as exc:
+            if check is not None:
+                check(dict(arguments), schema_checked=False)
             raise ToolArgumentsError(tool=self.name, errors=exc.errors, detail=str(exc)) from exc
+        if check is not None:
+            check(payload, schema_checked=True)  # the payload strict-mode nulls were taken from
+        return payload
 
     def invoke(
         self,

@@ -960,3 +960,35 @@ def test_a_resume_with_other_custom_tools_is_told_apart() -> None:
     assert "LOCAL_ALPHA has other arguments there" in (
         CustomRegistry([alpha]).echo_mismatch(changed) or ""
     )
+
+
+def test_a_strict_mode_null_for_an_optional_parameter_is_taken_as_not_given() -> None:
+    """OpenAI strict mode makes the model send null for an optional parameter: the session's
+    tool cleans it before the custom tool's own checks, which know nothing of strict mode."""
+    import httpx
+
+    from langchain_toolrouter.emulator import create_app, sync_transport
+    from langchain_toolrouter.schema import ConversionOptions
+    from langchain_toolrouter.session import ToolRouter
+
+    @custom_tool(preload=True)
+    def greet(name: str, title: str = "Dr") -> dict[str, str]:
+        """Greet someone by name."""
+        return {"text": f"{title} {name}"}
+
+    with (
+        httpx.Client(transport=sync_transport(create_app(api_keys=["ak_x"]))) as http,
+        ToolRouter(
+            api_key="ak_x",
+            base_url="http://127.0.0.1",
+            http_client=http,
+            schema_options=ConversionOptions(strict_provider="openai"),
+        ) as router,
+    ):
+        session = router.create_session("u", toolkits=["notes"], custom_tools=[greet])
+        tool = session.tool("LOCAL_GREET")
+        call = {"type": "tool_call", "id": "1", "name": tool.name}
+        answer = tool.invoke({**call, "args": {"name": "Ann", "title": None}})
+        assert answer.artifact["data"] == {"text": "Dr Ann"}
+        refused = tool.invoke({**call, "args": {"name": "Ann", "title": None, "x": 1}})
+        assert refused.status == "error"
