@@ -42,6 +42,7 @@ import logging
 import re
 import reprlib
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from concurrent.futures import ThreadPoolExecutor
 from contextvars import copy_context
 from dataclasses import dataclass
@@ -811,11 +812,12 @@ def custom_tool(
             context, context_optional = context_parameter(
                 tool_slug, fn, context_type=CustomToolContext
             )
-            _check_schema_fits(tool_slug, fn, schema, context)
+        hidden = injected_parameters(fn) | ({context} if context else set())
+        if input_schema is not None:
+            _check_schema_fits(tool_slug, fn, schema, hidden)
         doc = inspect.getdoc(fn) or ""
         text = description or (doc.split("\n\nArgs:")[0] if parse_docstring else doc)
         is_async = inspect.iscoroutinefunction(fn)
-        hidden = injected_parameters(fn) | ({context} if context else set())
         return CustomTool(
             slug=tool_slug,
             name=name or tool_slug,
@@ -838,11 +840,12 @@ def custom_tool(
 
 
 def _check_schema_fits(
-    slug: str, fn: Callable[..., Any], schema: Mapping[str, Any], context: str | None
+    slug: str, fn: Callable[..., Any], schema: Mapping[str, Any], hidden: AbstractSet[str]
 ) -> None:
     """Refuse an explicit ``input_schema`` that the function cannot be called with: a
     property it has no parameter for (without ``**kwargs``), or a parameter with no default
-    that no property supplies. Either way every call would fail at the call itself.
+    that no property supplies (``hidden`` ones aside: the application supplies those). Either
+    way every call would fail at the call itself.
 
     Raises:
         TypeError: naming the names on each side that do not meet.
@@ -859,12 +862,11 @@ def _check_schema_fits(
         if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     }
     unknown = [name for name in properties if name not in keyword]
-    needed = injected_parameters(fn) | ({context} if context else set())
     missing = [
         name
         for name in keyword
         if name not in properties
-        and name not in needed
+        and name not in hidden
         and params[name].default is inspect.Parameter.empty
     ]
     if unknown or missing:

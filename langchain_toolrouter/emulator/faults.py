@@ -161,15 +161,15 @@ def fault_rules(option: str, rules: Any) -> list[FaultRule]:
             f"{option} takes a list of FaultRule, got {describe(rules)}; {example}"
             + (" (wrap the one rule in a list)" if isinstance(rules, FaultRule) else "")
         )
-    rules = list(rules)  # any iterable of rules (a generator too), read once
-    for index, rule in enumerate(rules):
+    taken: list[Any] = list(rules)  # any iterable of rules (a generator too), read once
+    for index, rule in enumerate(taken):
         if not isinstance(rule, FaultRule):
             hint = " (build it with FaultRule(**the_dict))" if isinstance(rule, dict) else ""
             raise TypeError(
                 f"{option} takes a list of FaultRule, but item {index} is {describe(rule)}"
                 f"{hint}; {example}"
             )
-    return list(rules)
+    return taken
 
 
 @dataclass(frozen=True)

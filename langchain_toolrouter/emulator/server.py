@@ -7,7 +7,6 @@ a caller asks for a server (tests, notebooks, the demo).
 
 from __future__ import annotations
 
-import difflib
 import inspect
 import logging
 import socket
@@ -20,6 +19,7 @@ from typing import Any
 import uvicorn
 from starlette.applications import Starlette
 
+from langchain_toolrouter._arguments import unknown_arguments
 from langchain_toolrouter.emulator.app import DEFAULT_API_KEY, create_app
 from langchain_toolrouter.emulator.checks import check_integer, check_number, check_text, describe
 from langchain_toolrouter.emulator.context import EmulatorState
@@ -80,19 +80,6 @@ def _bind(host: str, port: int) -> socket.socket:
 _OWN_OPTIONS = ("api_key", "host", "port", "app", "startup_timeout")
 
 
-def _refuse_unknown_options(options: dict[str, Any]) -> None:
-    """TypeError naming an option neither `EmulatorServer` nor `create_app` takes, with the
-    closest known name."""
-    known = [*_OWN_OPTIONS, *inspect.signature(create_app).parameters]
-    for name in options:
-        if name not in known:
-            close = difflib.get_close_matches(name, known, n=1)
-            hint = f"did you mean {close[0]!r}? " if close else ""
-            raise TypeError(
-                f"EmulatorServer got an unknown option {name!r}; {hint}it takes {', '.join(known)}"
-            )
-
-
 class EmulatorServer:
     """Run the emulator under uvicorn on `host:port` (a free loopback port by default).
 
@@ -126,7 +113,11 @@ class EmulatorServer:
     ) -> None:
         if app is not None and app_options:
             raise ValueError("EmulatorServer: pass app= or create_app options, not both")
-        _refuse_unknown_options(app_options)
+        unknown_arguments(
+            "EmulatorServer",
+            app_options,
+            [*_OWN_OPTIONS, *inspect.signature(create_app).parameters],
+        )
         if api_key is not None:
             check_text(
                 "EmulatorServer(api_key=...)", api_key, hint="e.g. api_key='ak_test', or omit it"

@@ -299,7 +299,7 @@ def test_a_stop_from_another_thread_during_start_waits_for_it() -> None:
         ({"url_ttl": -1}, ValueError, r"url_ttl=\.\.\.\) must be > 0"),
         ({"api_keys": []}, ValueError, "at least one non-empty key"),
         ({"api_keys": ["ak_a"], "api_key": "ak_b"}, ValueError, "is not one of the app's keys"),
-        ({"fault": []}, TypeError, "unknown option 'fault'; did you mean 'faults'"),
+        ({"fault": []}, TypeError, r"unknown argument 'fault' \(did you mean 'faults'\?\)"),
     ],
 )
 def test_bad_options_fail_at_construction(
