@@ -18,6 +18,7 @@ from langchain_toolrouter.schema.options import StrictProvider
 from langchain_toolrouter.schema.pointers import join
 from langchain_toolrouter.schema.report import ReportEntry
 from langchain_toolrouter.schema.validator import is_json_type
+from langchain_toolrouter.schema.values import kind_of
 
 __all__ = ["adapt_for_provider"]
 
@@ -694,27 +695,15 @@ _GEMINI_FORMATS: dict[str, frozenset[str]] = {
 }
 
 
+_VALUE_TYPES = frozenset(("boolean", "integer", "number", "string", "object", "array"))
+
+
 def _common_type(values: list[Any]) -> str | None:
     """The one JSON type of every value in ``values`` (integers count as numbers), or None."""
-    kinds = {
-        "boolean"
-        if isinstance(v, bool)
-        else "integer"
-        if isinstance(v, int)
-        else "number"
-        if isinstance(v, float)
-        else "string"
-        if isinstance(v, str)
-        else "object"
-        if isinstance(v, dict)
-        else "array"
-        if isinstance(v, list)
-        else None
-        for v in values
-    }
+    kinds = {kind_of(v) for v in values}
     if kinds == {"integer", "number"}:
         return "number"
-    return kinds.pop() if len(kinds) == 1 and None not in kinds else None
+    return next(iter(kinds)) if len(kinds) == 1 and kinds <= _VALUE_TYPES else None
 
 
 def _fits(value: Any, kind: str) -> bool:
@@ -722,7 +711,7 @@ def _fits(value: Any, kind: str) -> bool:
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return kind_of(value) in ("integer", "number")
 
 
 def _only_integers(types: Any) -> bool:
