@@ -1,4 +1,5 @@
-"""Checks of what callers pass to our LangChain classes, each failing with the fix in its text.
+"""Checks of what callers pass to our classes and functions (the emulator's too), each failing
+with the fix in its text.
 
 LangChain's pydantic-based classes (toolkits, retrievers) ignore keyword arguments they do not
 know, so a typo such as ``exlude=[...]`` would silently leave a tool in that was meant to be
@@ -13,10 +14,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 __all__ = [
+    "check_integer",
+    "check_number",
+    "check_text",
+    "describe",
     "model_arguments",
-    "require_number",
     "require_session",
-    "require_text",
     "unknown_arguments",
 ]
 
@@ -68,38 +71,72 @@ def model_arguments(owner: str, data: object, known: Iterable[str], session_meth
         require_session(owner, data.get("session"), session_method)
 
 
-def require_text(what: str, value: object, *, example: str) -> str:
-    """``value`` when it is a non-blank string.
+def describe(value: Any) -> str:
+    """`value` as an error message shows it: its repr (shortened) and type."""
+    text = repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{text} ({type(value).__name__})"
+
+
+def check_number(
+    name: str,
+    value: Any,
+    *,
+    minimum: float | None = None,
+    positive: bool = False,
+    infinite: bool = False,
+    hint: str = "",
+) -> float:
+    """A finite int or float (not a bool or a numeric string), `>= minimum` or `> 0`;
+    `math.inf` too when `infinite` ("no limit").
 
     Raises:
-        TypeError: not a string; ValueError: blank. Each naming ``what`` and an ``example``.
+        TypeError: not a number.
+        ValueError: NaN, infinite (unless allowed), or out of range.
     """
-    if not isinstance(value, str):
-        msg = f"{what} must be a string such as {example!r}, got {type(value).__name__}"
-        raise TypeError(msg)
-    if not value.strip():
-        msg = f"{what} is empty: pass a string such as {example!r}"
-        raise ValueError(msg)
+    fix = f"; {hint}" if hint else ""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"{name} must be a number, got {describe(value)}{fix}")
+    if math.isnan(value) or (math.isinf(value) and not (infinite and value > 0)):
+        raise ValueError(f"{name} must be a finite number, got {value}{fix}")
+    if positive and value <= 0:
+        raise ValueError(f"{name} must be > 0, got {value}{fix}")
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be >= {minimum:g}, got {value}{fix}")
+    return float(value)
+
+
+def check_integer(
+    name: str, value: Any, *, minimum: int | None = None, maximum: int | None = None, hint: str = ""
+) -> int:
+    """An int (not a bool, float or numeric string) within `[minimum, maximum]`.
+
+    Raises:
+        TypeError: not an int.
+        ValueError: out of range.
+    """
+    fix = f"; {hint}" if hint else ""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, got {describe(value)}{fix}")
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        low = "" if minimum is None else f"{minimum}"
+        high = "" if maximum is None else f"{maximum}"
+        span = f"within [{low}, {high}]" if low and high else f">= {low}" if low else f"<= {high}"
+        raise ValueError(f"{name} must be {span}, got {value}{fix}")
     return value
 
 
-def require_number(
-    what: str, value: object, *, minimum: float, strict: bool = False, infinite: bool = False
-) -> float:
-    """``value`` when it is a number ``>= minimum`` (``> minimum`` when ``strict``), finite
-    unless ``infinite`` (``math.inf`` as "no limit") is allowed.
+def check_text(name: str, value: Any, *, hint: str = "") -> str:
+    """A non-empty string.
 
     Raises:
-        TypeError: not a number (a bool is not one here); ValueError: NaN, or out of range.
+        TypeError: not a string.
+        ValueError: empty or only whitespace.
     """
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
-        msg = f"{what} must be a number, got {type(value).__name__} {value!r}"
-        raise TypeError(msg)
-    if math.isnan(value) or (not infinite and math.isinf(value)):
-        msg = f"{what} must be a finite number, got {value!r}"
-        raise ValueError(msg)
-    if value < minimum or (strict and value == minimum):
-        bound = f"> {minimum:g}" if strict else f">= {minimum:g}"
-        msg = f"{what} must be {bound}, got {value!r}"
-        raise ValueError(msg)
-    return float(value)
+    fix = f"; {hint}" if hint else ""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a string, got {describe(value)}{fix}")
+    if not value.strip():
+        raise ValueError(f"{name} must be a non-empty string, got {value!r}{fix}")
+    return value

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 import httpx
 from pydantic import SecretStr
 
-from langchain_toolrouter._arguments import require_number, require_text
+from langchain_toolrouter._arguments import check_number, check_text
 from langchain_toolrouter._config import UNSET, TimeoutTypes, Unset
 from langchain_toolrouter._connections import (
     ConnectionLink,
@@ -645,11 +645,11 @@ class ToolRouterSession:
     def _search_body(self, query: str, known_fields: str | None) -> list[dict[str, Any]]:
         # Refused as ToolSearch refuses it: a blank use case finds nothing meaningful.
         entry: dict[str, Any] = {
-            "use_case": require_text("the tool search query", query, example="create a note")
+            "use_case": check_text("the tool search query", query, hint="e.g. 'create a note'")
         }
         if known_fields is not None and known_fields != "":  # "" is "nothing known"
-            entry["known_fields"] = require_text(
-                "known_fields", known_fields, example="repo:hello-world, owner:alice"
+            entry["known_fields"] = check_text(
+                "known_fields", known_fields, hint="e.g. 'repo:hello-world, owner:alice'"
             )
         return [entry]
 
@@ -874,7 +874,7 @@ class ToolRouterSession:
     def _check_in_session(self, toolkit: str) -> None:
         """Fail fast for a toolkit the session's config leaves out (the service would list
         it anyway, and the wait would only end at its timeout)."""
-        require_text("the toolkit", toolkit, example="github")
+        check_text("the toolkit", toolkit, hint="e.g. 'github'")
         allowed = self.config.toolkits
         if allowed is None:
             return
@@ -900,8 +900,8 @@ class ToolRouterSession:
         return info
 
     def _check_wait(self, toolkit: str, timeout: float, poll_interval: float) -> None:
-        require_number("timeout (seconds)", timeout, minimum=0, infinite=True)
-        require_number("poll_interval (seconds)", poll_interval, minimum=0, strict=True)
+        check_number("timeout (seconds)", timeout, minimum=0, infinite=True)
+        check_number("poll_interval (seconds)", poll_interval, positive=True)
         self._check_in_session(toolkit)
 
     def wait_for_connection(
@@ -970,7 +970,7 @@ class ToolRouterSession:
     def _known_tool(self, slug: str) -> ToolRouterTool | Literal[False] | None:
         """A tool from what this session already knows (`False`: nothing known; `None`: its
         schema cannot be converted)."""
-        require_text("the tool slug", slug, example="GITHUB_CREATE_AN_ISSUE")
+        check_text("the tool slug", slug, hint="e.g. 'GITHUB_CREATE_AN_ISSUE'")
         custom = self._registry.resolve_exact(slug)
         if custom is not None:
             return self._custom_lc_tool(custom)
@@ -1161,7 +1161,7 @@ def _check_toolkit_filters(connected: object, search: object, toolkits: object) 
 
 def _execute_args(slug: object, arguments: object) -> tuple[str, dict[str, Any]]:
     """``execute``'s slug and arguments, checked: the arguments are a JSON object (a dict)."""
-    name = require_text("the tool slug", slug, example="GITHUB_CREATE_AN_ISSUE")
+    name = check_text("the tool slug", slug, hint="e.g. 'GITHUB_CREATE_AN_ISSUE'")
     if arguments is None:
         return name, {}
     if not isinstance(arguments, Mapping):

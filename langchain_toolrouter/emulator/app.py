@@ -23,9 +23,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from langchain_toolrouter._arguments import check_integer, check_number, describe
 from langchain_toolrouter.emulator import handlers
 from langchain_toolrouter.emulator.catalog import Catalog, default_catalog
-from langchain_toolrouter.emulator.checks import check_integer, check_number, describe
 from langchain_toolrouter.emulator.context import EmulatorState
 from langchain_toolrouter.emulator.errors import EmulatorError
 from langchain_toolrouter.emulator.faults import FaultRule, Faults, RequestLog, fault_rules

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from langchain_toolrouter.emulator.checks import check_integer, check_number, describe
+from langchain_toolrouter._arguments import check_integer, check_number, describe
 
 __all__ = [
     "OPERATIONS",

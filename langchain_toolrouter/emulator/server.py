@@ -19,9 +19,14 @@ from typing import Any
 import uvicorn
 from starlette.applications import Starlette
 
-from langchain_toolrouter._arguments import unknown_arguments
+from langchain_toolrouter._arguments import (
+    check_integer,
+    check_number,
+    check_text,
+    describe,
+    unknown_arguments,
+)
 from langchain_toolrouter.emulator.app import DEFAULT_API_KEY, create_app
-from langchain_toolrouter.emulator.checks import check_integer, check_number, check_text, describe
 from langchain_toolrouter.emulator.context import EmulatorState
 from langchain_toolrouter.emulator.faults import Faults, RequestLog
 from langchain_toolrouter.emulator.middleware import ConnectionDropped
