@@ -29,32 +29,31 @@ from concurrent.futures import ThreadPoolExecutor
 from contextvars import copy_context
 from typing import TYPE_CHECKING, Any
 
-from langchain_toolrouter._connections import ConnectionLink
-from langchain_toolrouter._custom_registry import CustomRegistry
-from langchain_toolrouter._multi_execute import (
+from langchain_toolrouter._session.answers import (
+    SESSION_NOT_FOUND,
+    is_no_connection,
+    translate_error,
+)
+from langchain_toolrouter._session.customs import CustomRegistry
+from langchain_toolrouter._session.multi_execute import (
     MULTI_EXECUTE_SLUG,
     MultiExecutePlan,
     hint_unknown_local,
     merge,
     plan,
 )
-from langchain_toolrouter._results import ToolOutcome
-from langchain_toolrouter._tool_errors import (
-    SESSION_NOT_FOUND,
-    ToolArgumentsError,
-    ToolNotConnectedError,
-    is_no_connection,
-    translate_error,
-)
 from langchain_toolrouter.custom_tools import CustomTool, CustomToolContext
 from langchain_toolrouter.errors import (
     APIError,
     BadRequestError,
     NotFoundError,
+    ToolArgumentsError,
+    ToolNotConnectedError,
     TransportError,
     UnprocessableEntityError,
 )
 from langchain_toolrouter.schema.errors import ArgsValidationError
+from langchain_toolrouter.types import ConnectionLink, ToolOutcome
 from langchain_toolrouter.wire import models as m
 
 if TYPE_CHECKING:

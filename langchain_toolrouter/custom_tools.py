@@ -54,7 +54,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
-from langchain_toolrouter._custom_signature import (
+from langchain_toolrouter._session.signature import (
     SignatureModel,
     check_injected_fields,
     context_parameter,
@@ -62,12 +62,12 @@ from langchain_toolrouter._custom_signature import (
     injected_parameters,
     signature_model,
 )
-from langchain_toolrouter._results import ToolOutcome
-from langchain_toolrouter._tool_errors import arguments_error_text
+from langchain_toolrouter.errors import CustomSlugError, arguments_error_text
 from langchain_toolrouter.schema.convert import Conversion, json_schema_to_model
 from langchain_toolrouter.schema.errors import ArgsValidationError
 from langchain_toolrouter.schema.pointers import to_pointer
 from langchain_toolrouter.schema.values import NotJSONError, json_copy
+from langchain_toolrouter.types import ToolOutcome
 
 if TYPE_CHECKING:
     from langchain_toolrouter.wire.models import (
@@ -79,7 +79,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_FINAL_SLUG_LENGTH",
-    "CustomSlugError",
     "CustomTool",
     "CustomToolContext",
     "CustomToolkit",
@@ -95,10 +94,6 @@ MAX_FINAL_SLUG_LENGTH = 60
 
 _SLUG = re.compile(r"^[A-Za-z0-9_-]+$")
 _RESERVED_PREFIXES = ("LOCAL_", "COMPOSIO_")
-
-
-class CustomSlugError(ValueError):
-    """A custom tool or toolkit slug breaks the service's rules; the message says how to fix it."""
 
 
 def validate_slug(slug: str, *, what: str = "custom tool") -> str:

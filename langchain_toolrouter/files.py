@@ -15,46 +15,22 @@ from typing import TYPE_CHECKING, overload
 
 import httpx
 
-from langchain_toolrouter._display import html_table, text_table
-from langchain_toolrouter._presigned import (
+from langchain_toolrouter._session.presigned import (
     DEFAULT_MAX_DOWNLOAD_BYTES,
-    FileTransferError,
     aget_bytes,
     aput_bytes,
     get_bytes,
     put_bytes,
 )
-from langchain_toolrouter.wire.models import MountItem
+from langchain_toolrouter.types import MountItemList
 
 if TYPE_CHECKING:
     from langchain_toolrouter.client import AsyncToolRouterClient, ToolRouterClient
     from langchain_toolrouter.session import ToolRouter
 
-__all__ = ["FileTransferError", "MountItemList", "SessionFiles"]
+__all__ = ["SessionFiles"]
 
 _DEFAULT_MIMETYPE = "application/octet-stream"
-_HEADERS = ("path", "size", "last modified")
-
-
-class MountItemList(list[MountItem]):
-    """Files of a mount; prints as a table."""
-
-    @property
-    def paths(self) -> list[str]:
-        """The files' mount-relative paths."""
-        return [item.mount_relative_path for item in self]
-
-    def _rows(self) -> list[tuple[str, str, str]]:
-        return [
-            (i.mount_relative_path, "" if i.size is None else str(i.size), i.last_modified or "")
-            for i in self
-        ]
-
-    def _repr_html_(self) -> str:
-        return html_table(_HEADERS, self._rows(), caption=f"{len(self)} files")
-
-    def __str__(self) -> str:
-        return text_table(_HEADERS, self._rows(), caption=f"{len(self)} files")
 
 
 def _remote_path(path: object, name: str = "remote_path") -> str:

@@ -29,8 +29,8 @@ from pydantic import ConfigDict, Field, SkipValidation, StrictBool, model_valida
 from langchain_toolrouter._arguments import model_arguments, require_session
 
 if TYPE_CHECKING:
-    from langchain_toolrouter._search_results import ToolSearchResult
     from langchain_toolrouter.session import ToolRouterSession
+    from langchain_toolrouter.types import ToolSearchResult
 
 __all__ = ["ToolQuery", "ToolRetriever", "ToolSearch", "parse_query", "tools_to_documents"]
 

@@ -20,45 +20,44 @@ from pydantic import SecretStr
 
 from langchain_toolrouter._arguments import check_number, check_text
 from langchain_toolrouter._config import UNSET, TimeoutTypes, Unset
-from langchain_toolrouter._connections import (
-    ConnectionLink,
-    McpConfig,
-    ToolkitInfo,
-    ToolkitList,
-    mcp_config,
-    toolkit_list,
-)
-from langchain_toolrouter._custom_registry import CustomRegistry, CustomToolInput
 from langchain_toolrouter._dispatch import Dispatcher, SessionToolExecutor, is_meta
-from langchain_toolrouter._display import ToolList, html_table, text_table
-from langchain_toolrouter._loop_clients import LoopClients
-from langchain_toolrouter._results import DEFAULT_MAX_CONTENT_CHARS, ToolOutcome
-from langchain_toolrouter._search_results import ToolSearchResult
-from langchain_toolrouter._session_args import session_request
+from langchain_toolrouter._display import html_table, text_table
+from langchain_toolrouter._session.customs import CustomRegistry, CustomToolInput
+from langchain_toolrouter._session.loop_clients import LoopClients
+from langchain_toolrouter._session.render import DEFAULT_MAX_CONTENT_CHARS
+from langchain_toolrouter._session.session_args import session_request
 from langchain_toolrouter.client import (
     AsyncToolRouterClient,
     ToolRouterClient,
     _check_http_client,
 )
 from langchain_toolrouter.custom_tools import CustomTool
-from langchain_toolrouter.errors import ConfigurationError, ToolRouterError
+from langchain_toolrouter.errors import (
+    ConfigurationError,
+    ConnectionFailedError,
+    ConnectionTimeoutError,
+    ToolSearchError,
+)
 from langchain_toolrouter.files import SessionFiles
 from langchain_toolrouter.schema import ConversionOptions, SchemaConversionError
 from langchain_toolrouter.search import ToolRetriever, ToolSearch
 from langchain_toolrouter.toolkit import ToolRouterToolkit
 from langchain_toolrouter.tools import NameStyle, ToolRouterTool, tool_name_for
+from langchain_toolrouter.types import (
+    ConnectionLink,
+    McpConfig,
+    ToolkitInfo,
+    ToolkitList,
+    ToolList,
+    ToolOutcome,
+    ToolSearchResult,
+)
 from langchain_toolrouter.wire import models as m
 
 if TYPE_CHECKING:
     from langchain_toolrouter.wire.retry import RetryPolicy
 
-__all__ = [
-    "ConnectionFailedError",
-    "ConnectionTimeoutError",
-    "ToolRouter",
-    "ToolRouterSession",
-    "ToolSearchError",
-]
+__all__ = ["ToolRouter", "ToolRouterSession"]
 
 _log = logging.getLogger("langchain_toolrouter")
 
@@ -66,38 +65,8 @@ GET_TOOL_SCHEMAS = "COMPOSIO_GET_TOOL_SCHEMAS"
 _TOOLS_PAGE = 500
 
 
-class ConnectionTimeoutError(ToolRouterError, TimeoutError):
-    """`wait_for_connection` gave up: the user did not finish connecting in time."""
-
-    def __init__(self, toolkit: str, timeout: float, status: str | None) -> None:
-        self.toolkit = toolkit
-        self.timeout = timeout
-        self.status = status
-        super().__init__(
-            f"{toolkit} was not connected within {timeout:g}s (status: {status or 'none'}); "
-            "open the link from authorize() and finish connecting, then wait again"
-        )
-
-
-class ConnectionFailedError(ToolRouterError):
-    """`wait_for_connection` stopped: the account ended in a state no waiting can change
-    (`FAILED`, `EXPIRED`); its link is dead."""
-
-    def __init__(self, toolkit: str, status: str) -> None:
-        self.toolkit = toolkit
-        self.status = status
-        super().__init__(
-            f"connecting {toolkit} ended with status {status}: that link can no longer be "
-            f"used; call authorize({toolkit!r}) for a new link, then wait again"
-        )
-
-
 #: Account statuses that waiting cannot turn into ACTIVE.
 _ENDED = frozenset(("FAILED", "EXPIRED"))
-
-
-class ToolSearchError(ToolRouterError):
-    """The service's search failed for the query (its message is kept)."""
 
 
 _SchemaT = TypeVar("_SchemaT", m.ToolSchema, m.SearchToolSchema)
@@ -495,7 +464,7 @@ class ToolRouterSession:
     def mcp(self) -> McpConfig:
         """MCP endpoint; auth headers only when it has the API's origin."""
         key = self._router.client.settings.api_key.get_secret_value()
-        return mcp_config(
+        return McpConfig.for_session(
             self._session.mcp.url,
             self._session.mcp.type,
             self._router.base_url,
@@ -831,7 +800,7 @@ class ToolRouterSession:
         items = self._client.iter_toolkits(
             self.session_id, is_connected=connected, search=search, toolkits=slugs
         )
-        return toolkit_list(items)
+        return ToolkitList.from_items(items)
 
     async def atoolkits(
         self,
@@ -845,7 +814,7 @@ class ToolRouterSession:
         items = self._aclient.iter_toolkits(
             self.session_id, is_connected=connected, search=search, toolkits=slugs
         )
-        return toolkit_list([item async for item in items])
+        return ToolkitList.from_items([item async for item in items])
 
     def authorize(
         self, toolkit: str, *, callback_url: str | None = None, alias: str | None = None

@@ -50,42 +50,18 @@ from langchain_core.tools import BaseTool, ToolException
 from pydantic import BaseModel as PydanticBaseModel
 from pydantic import ConfigDict, Field, PrivateAttr, SkipValidation
 
-from langchain_toolrouter._results import (
-    DEFAULT_MAX_CONTENT_CHARS,
-    ToolOutcome,
-    cut_text,
-    render_content,
-)
-from langchain_toolrouter._tool_errors import (
-    ToolArgumentsError,
-    ToolExecutionError,
-    ToolNotConnectedError,
-    ToolRateLimitError,
-    ToolRouterToolError,
-    ToolServiceError,
-    ToolTransportError,
-    error_artifact,
-)
+from langchain_toolrouter._session.answers import error_artifact
+from langchain_toolrouter._session.render import DEFAULT_MAX_CONTENT_CHARS, cut_text, render_content
+from langchain_toolrouter.errors import ToolArgumentsError, ToolExecutionError
 from langchain_toolrouter.schema import (
     ArgsValidationError,
     Conversion,
     ConversionOptions,
     json_schema_to_model,
 )
+from langchain_toolrouter.types import ToolOutcome
 
-__all__ = [
-    "NameStyle",
-    "ToolArgumentsError",
-    "ToolExecutionError",
-    "ToolExecutor",
-    "ToolNotConnectedError",
-    "ToolRateLimitError",
-    "ToolRouterTool",
-    "ToolRouterToolError",
-    "ToolServiceError",
-    "ToolTransportError",
-    "tool_name_for",
-]
+__all__ = ["NameStyle", "ToolExecutor", "ToolRouterTool", "tool_name_for"]
 
 _TOOL_CALL_ID: ContextVar[str | None] = ContextVar("toolrouter_tool_call_id", default=None)
 """The id of the tool call being run (set by `run`/`arun`, read when answering an error)."""

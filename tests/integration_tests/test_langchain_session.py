@@ -21,18 +21,22 @@ from langchain_core.tools import tool as lc_tool
 from pydantic import AfterValidator
 
 from langchain_toolrouter import session as session_module
-from langchain_toolrouter._connections import mcp_config
 from langchain_toolrouter.custom_tools import CustomToolContext, CustomToolkit, custom_tool
 from langchain_toolrouter.emulator import EmulatorServer, FaultRule
-from langchain_toolrouter.errors import AuthenticationError, NotFoundError
-from langchain_toolrouter.files import _upload_source
-from langchain_toolrouter.session import (
+from langchain_toolrouter.errors import (
+    AuthenticationError,
     ConnectionFailedError,
     ConnectionTimeoutError,
+    NotFoundError,
+    ToolNotConnectedError,
+)
+from langchain_toolrouter.files import _upload_source
+from langchain_toolrouter.session import (
     ToolRouter,
     ToolRouterSession,
 )
-from langchain_toolrouter.tools import ToolNotConnectedError, ToolRouterTool
+from langchain_toolrouter.tools import ToolRouterTool
+from langchain_toolrouter.types import McpConfig
 from tests.unit_tests.langchain.loopback import (  # noqa: F401 - fixtures
     arouter,
     browser,
@@ -140,7 +144,9 @@ def test_mcp_headers_only_for_the_api_origin(router: ToolRouter, user: str) -> N
     assert mcp.headers == {"x-api-key": router.client.settings.api_key.get_secret_value()}
     assert "x-api-key" in repr(mcp)
     assert mcp.headers["x-api-key"] not in repr(mcp)
-    elsewhere = mcp_config("https://mcp.example.com/x/mcp", "HTTP", router.base_url, {"k": "v"})
+    elsewhere = McpConfig.for_session(
+        "https://mcp.example.com/x/mcp", "HTTP", router.base_url, {"k": "v"}
+    )
     assert elsewhere.headers == {}
     assert elsewhere.type == "http"
 

@@ -9,13 +9,15 @@ from typing import Any
 
 import pytest
 
-from langchain_toolrouter._custom_registry import CustomRegistry
+from langchain_toolrouter._session.customs import CustomRegistry
 from langchain_toolrouter.custom_tools import custom_tool
+from langchain_toolrouter.errors import (
+    ToolSearchError,
+)
 from langchain_toolrouter.search import ToolRetriever
 from langchain_toolrouter.session import (
     ToolRouter,
     ToolRouterSession,
-    ToolSearchError,
     _check_toolkit_filters,
 )
 from langchain_toolrouter.toolkit import ToolRouterToolkit

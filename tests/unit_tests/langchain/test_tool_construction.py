@@ -20,9 +20,9 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ValidationError
 
 from langchain_toolrouter import tools as tools_module
-from langchain_toolrouter._results import ToolOutcome
 from langchain_toolrouter.schema import ConversionOptions
 from langchain_toolrouter.tools import CallableExecutor, ToolRouterTool
+from langchain_toolrouter.types import ToolOutcome
 
 SCHEMA = {
     "type": "object",

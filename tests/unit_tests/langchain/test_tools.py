@@ -10,14 +10,16 @@ from langchain_core.messages import ToolMessage
 from langchain_core.tools import ToolException
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from langchain_toolrouter._results import ToolOutcome
-from langchain_toolrouter.schema import ConversionOptions
-from langchain_toolrouter.tools import (
+from langchain_toolrouter.errors import (
     ToolArgumentsError,
     ToolExecutionError,
+)
+from langchain_toolrouter.schema import ConversionOptions
+from langchain_toolrouter.tools import (
     ToolRouterTool,
     tool_name_for,
 )
+from langchain_toolrouter.types import ToolOutcome
 
 RESERVED = {
     "type": "object",
