@@ -214,14 +214,14 @@ def test_bad_schema_is_skipped_not_fatal(
     router: ToolRouter, monkeypatch: pytest.MonkeyPatch, user: str
 ) -> None:
     session = new_session(router, user)
-    real = session._schema_tool
+    real = session._tools.from_schema
 
     def broken_search(schema: Any) -> Any:
         if schema.slug == "COMPOSIO_SEARCH_TOOLS":
             schema = schema.model_copy(update={"input_parameters": {"type": "string"}})
         return real(schema)
 
-    monkeypatch.setattr(session, "_schema_tool", broken_search)
+    monkeypatch.setattr(session._tools, "from_schema", broken_search)
     tools = session.get_tools()
     assert "COMPOSIO_SEARCH_TOOLS" not in tools.names
     assert "COMPOSIO_MULTI_EXECUTE_TOOL" in tools.names
@@ -974,7 +974,7 @@ def test_custom_slug_that_looks_like_an_app_slug_does_not_hijack_it(
 def test_api_v3_sends_definitions_on_create_only(server: EmulatorServer, user: str) -> None:
     with make_router(server, api_version="v3") as router:
         session = router.create_session(user, toolkits=["notes"], custom_tools=[shout])
-        assert session._inline() is None  # v3 keeps them; v3.1 needs them on every call
+        assert session._calls.inline() is None  # v3 keeps them; v3.1 needs them on every call
         assert "LOCAL_SHOUT" in session.get_tools().names
         merged = session.execute(
             "COMPOSIO_MULTI_EXECUTE_TOOL",
