@@ -24,6 +24,10 @@ __all__ = ["ToolBuilder", "full_schema"]
 
 _log = logging.getLogger("langchain_toolrouter")
 
+_NO_ARGUMENTS: Mapping[str, Any] = {"type": "object", "properties": {}}
+"""The schema of a tool the service lists without one (one object, so its conversion is
+found by identity)."""
+
 _SchemaT = TypeVar("_SchemaT", m.ToolSchema, m.SearchToolSchema)
 
 
@@ -84,11 +88,11 @@ class ToolBuilder:
         }
         options = self._rt.tools
         try:
-            return ToolRouterTool(
+            return ToolRouterTool._construct(
                 name=tool_name_for(slug, options.name_style),
                 slug=slug,
                 description=description or slug,
-                input_json_schema=input_schema or {"type": "object", "properties": {}},
+                input_json_schema=input_schema or _NO_ARGUMENTS,
                 executor=self._calls.tool(slug, toolkit),
                 metadata=metadata,
                 schema_options=options.schema_options,
