@@ -9,14 +9,20 @@ no event loop is started or borrowed, so the sync API also works inside a runnin
 
 from __future__ import annotations
 
+import functools
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import httpx
 from pydantic import SecretStr
 
-from langchain_toolrouter._arguments import check_number, check_text
+from langchain_toolrouter._arguments import (
+    check_integer,
+    check_number,
+    check_text,
+    unknown_arguments,
+)
 from langchain_toolrouter._config import UNSET, TimeoutTypes, Unset
 from langchain_toolrouter._display import html_table, text_table
 from langchain_toolrouter._session import connect
@@ -25,8 +31,15 @@ from langchain_toolrouter._session.calls import SessionCalls, is_meta
 from langchain_toolrouter._session.customs import CustomRegistry, CustomToolInput
 from langchain_toolrouter._session.flows import Flow, call, pages, run_async, run_sync
 from langchain_toolrouter._session.loop_clients import LoopClients
+from langchain_toolrouter._session.per_user import UserSessions, UserToolCall, options_key
 from langchain_toolrouter._session.render import DEFAULT_MAX_CONTENT_CHARS
-from langchain_toolrouter._session.runtime import Runtime, ToolOptions
+from langchain_toolrouter._session.runtime import (
+    ConnectionPolicy,
+    OnConnectionRequired,
+    Runtime,
+    ToolOptions,
+    connection_policy,
+)
 from langchain_toolrouter._session.session_args import session_request
 from langchain_toolrouter.client import (
     AsyncToolRouterClient,
@@ -42,6 +55,7 @@ from langchain_toolrouter.toolkit import ToolRouterToolkit
 from langchain_toolrouter.tools import NameStyle, ToolRouterTool, tool_name_for
 from langchain_toolrouter.types import (
     ConnectionLink,
+    ConnectionRequest,
     McpConfig,
     ToolkitInfo,
     ToolkitList,
@@ -57,6 +71,12 @@ if TYPE_CHECKING:
 __all__ = ["ToolRouter", "ToolRouterSession"]
 
 GET_TOOL_SCHEMAS = "COMPOSIO_GET_TOOL_SCHEMAS"
+SCHEMA_USER_ID = "langchain-toolrouter-schema"
+"""The user of the session `per_user_tools` reads the tool schemas from, unless told another."""
+_SESSION_OPTIONS = (
+    *("toolkits", "tools", "tags", "auth_configs", "connected_accounts", "manage_connections"),
+    *("workbench", "preload", "search", "multi_execute", "multi_account", "experimental"),
+)
 _TOOLS_PAGE = 500
 
 
@@ -118,6 +138,16 @@ class ToolRouter:
         schema_options: `ConversionOptions` for the model-facing schemas.
         max_content_chars: Cap on the text a model reads per tool call.
         raise_errors: Make tools raise `ToolRouterToolError` instead of answering the model.
+        on_connection_required: What a tool does when its call needs an account the user has
+            not connected: `"message"` (default) answers the model with the link;
+            `"interrupt"` pauses the LangGraph run (`langgraph.types.interrupt`) with a
+            `ConnectionRequest.as_payload()` and, once resumed, waits for the account and makes
+            the call once (needs `langchain-toolrouter[langgraph]`); `"wait"` hands the
+            `ConnectionRequest` to `on_link` and waits for the account (no LangGraph needed).
+            Sessions may override it (`create_session(..., on_connection_required=...)`).
+        connection_timeout: Seconds to wait for the account (`"interrupt"`, `"wait"`).
+        on_link: Called with the `ConnectionRequest` in `"wait"` mode (default: one WARNING
+            on the `langchain_toolrouter` logger); may be async.
 
     Use it as a context manager (`with` / `async with`), or call `close()` / `aclose()`, to
     close every client it opened; clients you passed in stay open.
@@ -148,7 +178,16 @@ class ToolRouter:
         schema_options: ConversionOptions | None = None,
         max_content_chars: int = DEFAULT_MAX_CONTENT_CHARS,
         raise_errors: bool = False,
+        on_connection_required: OnConnectionRequired = "message",
+        connection_timeout: float = 300.0,
+        on_link: Callable[[ConnectionRequest], Any] | None = None,
     ) -> None:
+        connection = connection_policy(
+            ConnectionPolicy(),
+            on_connection_required=on_connection_required,
+            connection_timeout=connection_timeout,
+            on_link=on_link,
+        )
         _check_router_options(
             name_style=name_style,
             schema_options=schema_options,
@@ -183,6 +222,7 @@ class ToolRouter:
                 schema_options=schema_options,
                 max_content_chars=max_content_chars,
                 raise_errors=raise_errors,
+                connection=connection,
             ),
         )
 
@@ -290,6 +330,9 @@ class ToolRouter:
         multi_account: bool | Mapping[str, Any] | None = None,
         experimental: Mapping[str, Any] | None = None,
         custom_tools: Iterable[CustomToolInput] | None = None,
+        on_connection_required: OnConnectionRequired | None = None,
+        connection_timeout: float | None = None,
+        on_link: Callable[[ConnectionRequest], Any] | None = None,
     ) -> ToolRouterSession:
         """Create a session for `user_id`.
 
@@ -310,6 +353,8 @@ class ToolRouter:
             experimental: Further `experimental` fields (e.g. `permissions`).
             custom_tools: Custom tools/toolkits (`@custom_tool` functions, `CustomToolkit`,
                 LangChain tools, plain functions).
+            on_connection_required, connection_timeout, on_link: This session's own
+                connection handling (default: the router's; see `ToolRouter`).
         """
         registry = CustomRegistry(custom_tools or ())
         options = {
@@ -326,8 +371,9 @@ class ToolRouter:
             "multi_account": multi_account,
             "experimental": experimental,
         }
+        policy = self._policy(on_connection_required, connection_timeout, on_link)
         session = run_sync(_create(user_id, registry, options), self._rt)
-        return ToolRouterSession(self._rt, session, registry)
+        return ToolRouterSession(self._rt, session, registry, policy)
 
     async def acreate_session(
         self,
@@ -346,6 +392,9 @@ class ToolRouter:
         multi_account: bool | Mapping[str, Any] | None = None,
         experimental: Mapping[str, Any] | None = None,
         custom_tools: Iterable[CustomToolInput] | None = None,
+        on_connection_required: OnConnectionRequired | None = None,
+        connection_timeout: float | None = None,
+        on_link: Callable[[ConnectionRequest], Any] | None = None,
     ) -> ToolRouterSession:
         """Async twin of `create_session`."""
         registry = CustomRegistry(custom_tools or ())
@@ -363,11 +412,18 @@ class ToolRouter:
             "multi_account": multi_account,
             "experimental": experimental,
         }
+        policy = self._policy(on_connection_required, connection_timeout, on_link)
         session = await run_async(_create(user_id, registry, options), self._rt)
-        return ToolRouterSession(self._rt, session, registry)
+        return ToolRouterSession(self._rt, session, registry, policy)
 
     def get_session(
-        self, session_id: str, *, custom_tools: Iterable[CustomToolInput] | None = None
+        self,
+        session_id: str,
+        *,
+        custom_tools: Iterable[CustomToolInput] | None = None,
+        on_connection_required: OnConnectionRequired | None = None,
+        connection_timeout: float | None = None,
+        on_link: Callable[[ConnectionRequest], Any] | None = None,
     ) -> ToolRouterSession:
         """Resume a session with the custom tools it was created with.
 
@@ -376,18 +432,158 @@ class ToolRouter:
         operation).
         """
         registry = CustomRegistry(custom_tools or ())
+        policy = self._policy(on_connection_required, connection_timeout, on_link)
         session = run_sync(_resume(session_id, registry, self.api_version), self._rt)
         _warn_echo_mismatch(registry, session)
-        return ToolRouterSession(self._rt, session, registry)
+        return ToolRouterSession(self._rt, session, registry, policy)
 
     async def aget_session(
-        self, session_id: str, *, custom_tools: Iterable[CustomToolInput] | None = None
+        self,
+        session_id: str,
+        *,
+        custom_tools: Iterable[CustomToolInput] | None = None,
+        on_connection_required: OnConnectionRequired | None = None,
+        connection_timeout: float | None = None,
+        on_link: Callable[[ConnectionRequest], Any] | None = None,
     ) -> ToolRouterSession:
         """Async twin of `get_session`."""
         registry = CustomRegistry(custom_tools or ())
+        policy = self._policy(on_connection_required, connection_timeout, on_link)
         session = await run_async(_resume(session_id, registry, self.api_version), self._rt)
         _warn_echo_mismatch(registry, session)
-        return ToolRouterSession(self._rt, session, registry)
+        return ToolRouterSession(self._rt, session, registry, policy)
+
+    def per_user_tools(
+        self,
+        *,
+        custom_tools: Iterable[CustomToolInput] | None = None,
+        on_connection_required: OnConnectionRequired | None = None,
+        connection_timeout: float | None = None,
+        on_link: Callable[[ConnectionRequest], Any] | None = None,
+        session_store: Any = None,
+        max_sessions: int = 1024,
+        session_max_age: float = 3600.0,
+        schema_user_id: str = SCHEMA_USER_ID,
+        **session_options: Any,
+    ) -> ToolList:
+        """Tools for one agent that serves many users: each call runs in its user's session.
+
+        The tools are the meta tools (and preloaded tools, and custom tools) of a session made
+        with `session_options` (`create_session`'s: `toolkits`, `manage_connections`, ...). The
+        session of each call is chosen from the run: `config["configurable"]["user_id"]`, else
+        LangGraph's runtime context (`context.user_id`, or `context["user_id"]`, as
+        `create_agent(context_schema=...)` passes it), else the LangGraph server's
+        authenticated user (`config["configurable"]["langgraph_auth_user"]`, its
+        `identity`). A call that names no user is answered with an error saying where it
+        looked. A user's session is made on their first call (concurrent first calls make one)
+        and kept in this process (at most `max_sessions`, each reused for
+        `session_max_age` seconds, then looked up again); one user's session is never used
+        for another.
+
+        To read the tool schemas, building the list creates one session, for the user
+        `schema_user_id` (default `"langchain-toolrouter-schema"`, a user id that exists only
+        for this; on the real service pass one of your own users' ids instead).
+
+        Args:
+            custom_tools, on_connection_required, connection_timeout, on_link: As for
+                `create_session`, for every user's session.
+            session_store: A LangGraph `BaseStore` (e.g. `InMemoryStore`, or a Postgres store
+                shared by several workers): a user's session id is kept there, and a worker
+                that has no session for the user resumes that one instead of making another.
+            max_sessions: Sessions kept in this process.
+            session_max_age: Seconds a kept session is reused before it is looked up again.
+            schema_user_id: The user of the session the schemas are read from.
+            **session_options: `create_session`'s options.
+
+        Raises:
+            TypeError: an unknown session option (named, with the closest known one).
+        """
+        flow = self._per_user(
+            custom_tools,
+            (on_connection_required, connection_timeout, on_link),
+            session_store,
+            (max_sessions, session_max_age, schema_user_id),
+            session_options,
+        )
+        return run_sync(flow, self._rt)
+
+    async def aper_user_tools(
+        self,
+        *,
+        custom_tools: Iterable[CustomToolInput] | None = None,
+        on_connection_required: OnConnectionRequired | None = None,
+        connection_timeout: float | None = None,
+        on_link: Callable[[ConnectionRequest], Any] | None = None,
+        session_store: Any = None,
+        max_sessions: int = 1024,
+        session_max_age: float = 3600.0,
+        schema_user_id: str = SCHEMA_USER_ID,
+        **session_options: Any,
+    ) -> ToolList:
+        """Async twin of `per_user_tools`."""
+        flow = self._per_user(
+            custom_tools,
+            (on_connection_required, connection_timeout, on_link),
+            session_store,
+            (max_sessions, session_max_age, schema_user_id),
+            session_options,
+        )
+        return await run_async(flow, self._rt)
+
+    def _per_user(
+        self,
+        custom_tools: Iterable[CustomToolInput] | None,
+        connection: tuple[object, object, object],
+        store: Any,
+        limits: tuple[object, object, object],
+        options: dict[str, Any],
+    ) -> Flow[ToolList]:
+        """Make the schema session, list its tools, and build them on a `UserSessions`."""
+        unknown_arguments("per_user_tools", options, _SESSION_OPTIONS)
+        if store is not None and not all(
+            callable(getattr(store, name, None)) for name in ("get", "put", "aget", "aput")
+        ):
+            msg = (
+                "session_store must be a LangGraph BaseStore (e.g. "
+                "langgraph.store.memory.InMemoryStore()), or None; got "
+                f"{type(store).__name__}"
+            )
+            raise TypeError(msg)
+        max_sessions = check_integer("max_sessions", limits[0], minimum=1)
+        max_age = check_number("session_max_age (seconds)", limits[1], minimum=0, infinite=True)
+        schema_user = check_text("schema_user_id", limits[2], hint="a user id")
+        registry = CustomRegistry(custom_tools or ())
+        policy = self._policy(*connection)
+        inline = registry.inline()
+        key = options_key(
+            {**session_request(schema_user, **options), "custom": inline and inline.to_wire()}
+        )
+        api_version = self.api_version
+        sessions = UserSessions(
+            self._rt,
+            create=lambda user: _create(user, registry, options),
+            resume=lambda session_id: _resume(session_id, registry, api_version),
+            registry=registry,
+            options_key=key,
+            policy=policy,
+            max_sessions=max_sessions,
+            max_age=max_age,
+            store=store,
+        )
+        template = yield from _create(schema_user, registry, options)
+        schemas = yield from pages(
+            ToolRouterClient.iter_tools, template.session_id, limit=_TOOLS_PAGE
+        )
+        builder = ToolBuilder(self._rt, functools.partial(UserToolCall, sessions), registry, None)
+        return builder.listed(schemas, registry.preloaded())
+
+    def _policy(self, mode: object, timeout: object, on_link: object) -> ConnectionPolicy:
+        return connection_policy(
+            self._rt.tools.connection,
+            on_connection_required=mode,
+            connection_timeout=timeout,
+            on_link=on_link,
+        )
 
 
 def _create(user_id: str, registry: CustomRegistry, options: dict[str, Any]) -> Flow[m.Session]:
@@ -429,12 +625,18 @@ class ToolRouterSession:
         files: The session's files (`SessionFiles`).
     """
 
-    def __init__(self, rt: Runtime, session: m.Session, registry: CustomRegistry) -> None:
+    def __init__(
+        self,
+        rt: Runtime,
+        session: m.Session,
+        registry: CustomRegistry,
+        policy: ConnectionPolicy | None = None,
+    ) -> None:
         self._rt = rt
         self._session = session
         self._registry = registry
-        self._calls = SessionCalls(rt, session.session_id, session.config.user_id, registry)
-        self._tools = ToolBuilder(rt, self._calls, registry)
+        self._calls = SessionCalls(rt, session.session_id, session.config.user_id, registry, policy)
+        self._tools = ToolBuilder(rt, self._calls.tool, registry, session.session_id)
         self.files = SessionFiles(rt, session.session_id)
 
     # ------------------------------------------------------------------ facts

@@ -20,6 +20,7 @@ from langchain_toolrouter.wire.models import LinkResponse, MountItem, SearchResp
 
 __all__ = [
     "ConnectionLink",
+    "ConnectionRequest",
     "McpConfig",
     "MountItemList",
     "NamedList",
@@ -356,6 +357,68 @@ class ConnectionLink:
             f"Connect <b>{html.escape(self.toolkit)}</b>: {link} "
             f"(account {html.escape(self.connected_account_id)})"
         )
+
+
+@dataclass(frozen=True)
+class ConnectionRequest:
+    """A tool call is waiting for the user to connect accounts: what to show them.
+
+    What `on_connection_required="wait"` hands to `on_link`, and (as `as_payload()`) the
+    value of the LangGraph interrupt with `on_connection_required="interrupt"`.
+
+    Attributes:
+        toolkits: The toolkits to connect (slugs).
+        redirect_urls: Toolkit slug -> the link the user opens to connect it.
+        user_id: The session's user.
+        session_id: The session.
+        tool: The tool whose call waits.
+        message: One line a UI can show.
+    """
+
+    toolkits: tuple[str, ...]
+    redirect_urls: Mapping[str, str]
+    user_id: str
+    session_id: str
+    tool: str
+    message: str
+
+    @classmethod
+    def of(
+        cls, tool: str, links: Mapping[str, str], *, user_id: str, session_id: str
+    ) -> ConnectionRequest:
+        """The request for `links` (toolkit -> redirect URL), with its message."""
+        names = " and ".join(links)
+        shown = "; ".join(f"{toolkit}: {url}" for toolkit, url in links.items())
+        return cls(
+            toolkits=tuple(links),
+            redirect_urls=dict(links),
+            user_id=user_id,
+            session_id=session_id,
+            tool=tool,
+            message=f"Connect {names} to continue ({tool}): open {shown}",
+        )
+
+    def as_payload(self) -> dict[str, Any]:
+        """The interrupt payload: `type` is `"connection_required"`, then every field."""
+        return {
+            "type": "connection_required",
+            "toolkits": list(self.toolkits),
+            "redirect_urls": dict(self.redirect_urls),
+            "user_id": self.user_id,
+            "session_id": self.session_id,
+            "tool": self.tool,
+            "message": self.message,
+        }
+
+    def _repr_html_(self) -> str:
+        links = ", ".join(
+            f"<a href='{html.escape(url, quote=True)}' target='_blank' rel='noopener'>"
+            f"{html.escape(toolkit)}</a>"
+            if urlsplit(url).scheme.lower() in ("http", "https")
+            else html.escape(f"{toolkit}: {url}")
+            for toolkit, url in self.redirect_urls.items()
+        )
+        return f"Connect {links} to continue ({html.escape(self.tool)})"
 
 
 def _same_origin(url: str, other: str) -> bool:

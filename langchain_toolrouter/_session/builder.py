@@ -8,15 +8,15 @@ fill up with copies), and records the tools it has to leave out (`skipped`).
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from langchain_toolrouter._session.calls import SessionCalls, is_meta
+from langchain_toolrouter._session.calls import is_meta
 from langchain_toolrouter._session.customs import CustomRegistry
 from langchain_toolrouter._session.runtime import Runtime
 from langchain_toolrouter.custom_tools import CustomTool
 from langchain_toolrouter.schema import SchemaConversionError
-from langchain_toolrouter.tools import ToolRouterTool, tool_name_for
+from langchain_toolrouter.tools import ToolExecutor, ToolRouterTool, tool_name_for
 from langchain_toolrouter.types import ToolList
 from langchain_toolrouter.wire import models as m
 
@@ -56,10 +56,17 @@ class ToolBuilder:
             or its `name_style="safe"` name is another tool's.
     """
 
-    def __init__(self, rt: Runtime, calls: SessionCalls, registry: CustomRegistry) -> None:
+    def __init__(
+        self,
+        rt: Runtime,
+        executor: Callable[[str, str | None], ToolExecutor],
+        registry: CustomRegistry,
+        session_id: str | None,
+    ) -> None:
         self._rt = rt
-        self._calls = calls
+        self._executor = executor
         self._registry = registry
+        self._session_id = session_id
         self.schemas: dict[str, m.ToolSchema] = {}  # listed, by upper-case slug
         self._found: dict[str, m.SearchToolSchema] = {}  # the last schema search gave per slug
         self.skipped: list[tuple[str, str]] = []
@@ -84,7 +91,7 @@ class ToolBuilder:
             "read_only": "readOnlyHint" in tags,
             "destructive": "destructiveHint" in tags,
             "output_schema": dict(output_schema) if output_schema else None,
-            "session_id": self._calls.session_id,
+            "session_id": self._session_id,
         }
         options = self._rt.tools
         try:
@@ -93,7 +100,7 @@ class ToolBuilder:
                 slug=slug,
                 description=description or slug,
                 input_json_schema=input_schema or _NO_ARGUMENTS,
-                executor=self._calls.tool(slug, toolkit),
+                executor=self._executor(slug, toolkit),
                 metadata=metadata,
                 schema_options=options.schema_options,
                 max_content_chars=options.max_content_chars,
@@ -143,7 +150,8 @@ class ToolBuilder:
             if tool is not None:
                 tools.append(tool)
         result = ToolList(self.distinct_names(tools))
-        result.caption = f"{len(result)} tools of session {self._calls.session_id}"
+        owner = f"session {self._session_id}" if self._session_id else "each user's session"
+        result.caption = f"{len(result)} tools of {owner}"
         return result
 
     def found(self, slug: str, found: m.SearchToolSchema | None) -> ToolRouterTool | None:

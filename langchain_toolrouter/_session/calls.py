@@ -23,15 +23,21 @@ more than one step is a flow (`flows`), written once for both.
 
 from __future__ import annotations
 
+import logging
+import re
+import time
 from collections.abc import Mapping
 from typing import Any
 
 from langchain_toolrouter._session.answers import SESSION_NOT_FOUND, is_no_connection
 from langchain_toolrouter._session.answers import translate_error as _translate
+from langchain_toolrouter._session.connect import wait_until_connected
 from langchain_toolrouter._session.customs import CustomRegistry
 from langchain_toolrouter._session.flows import (
     Flow,
     Gather,
+    Interrupt,
+    Notify,
     RunCustom,
     Shared,
     SingleFlight,
@@ -46,23 +52,30 @@ from langchain_toolrouter._session.multi_execute import (
     merge,
     plan,
 )
-from langchain_toolrouter._session.runtime import Runtime
+from langchain_toolrouter._session.runtime import ConnectionPolicy, Runtime
 from langchain_toolrouter.client import ToolRouterClient
 from langchain_toolrouter.custom_tools import CustomTool, CustomToolContext
 from langchain_toolrouter.errors import (
     APIError,
     ArgsValidationError,
     BadRequestError,
+    ConnectionFailedError,
+    ConnectionTimeoutError,
     NotFoundError,
     ToolArgumentsError,
     ToolNotConnectedError,
     TransportError,
     UnprocessableEntityError,
 )
-from langchain_toolrouter.types import ConnectionLink, ToolOutcome
+from langchain_toolrouter.types import ConnectionLink, ConnectionRequest, ToolOutcome
 from langchain_toolrouter.wire import models as m
 
-__all__ = ["SessionCalls", "ToolCall", "is_meta"]
+__all__ = ["SessionCalls", "ToolCall", "check_custom_arguments", "is_meta"]
+
+_log = logging.getLogger("langchain_toolrouter")
+
+MANAGE_CONNECTIONS_SLUG = "COMPOSIO_MANAGE_CONNECTIONS"
+_NO_CONNECTION = re.compile(r"no active connection for toolkit '?([\w.-]+)'?", re.IGNORECASE)
 
 
 def is_meta(slug: str) -> bool:
@@ -77,12 +90,18 @@ class SessionCalls:
     """
 
     def __init__(
-        self, rt: Runtime, session_id: str, user_id: str, registry: CustomRegistry
+        self,
+        rt: Runtime,
+        session_id: str,
+        user_id: str,
+        registry: CustomRegistry,
+        policy: ConnectionPolicy | None = None,
     ) -> None:
         self.rt = rt
         self.session_id = session_id
         self.user_id = user_id
         self.registry = registry
+        self.policy = policy or rt.tools.connection
         self._links: dict[str, ConnectionLink] = {}
         self._link_runs = SingleFlight()
 
@@ -148,6 +167,54 @@ class SessionCalls:
         link = ConnectionLink.from_response(toolkit, response)
         return self._links.setdefault(toolkit.lower(), link), None
 
+    def links(self, toolkits: list[str]) -> Flow[dict[str, str]]:
+        """Toolkit -> redirect URL, for each of `toolkits` a link could be made for."""
+        made: dict[str, str] = {}
+        for toolkit in toolkits:
+            link, _ = yield from self.link(toolkit)
+            if link is not None:
+                made[toolkit] = link.redirect_url
+        return made
+
+    def connect_then(
+        self, tool: str, links: Mapping[str, str], retry: Flow[ToolOutcome]
+    ) -> Flow[ToolOutcome]:
+        """Have the user connect `links`' toolkits, then run `retry` once.
+
+        With `"interrupt"`, the LangGraph run pauses with the request as its value; a falsy
+        resume value (or `{"connected": False}`) is the user declining. With `"wait"`, the
+        request goes to `on_link`. Either way the accounts are then waited for, up to the
+        policy's timeout.
+
+        Raises:
+            ToolNotConnectedError: declined, timed out, or the account ended FAILED/EXPIRED;
+                nothing was run.
+        """
+        policy = self.policy
+        request = ConnectionRequest.of(
+            tool, links, user_id=self.user_id, session_id=self.session_id
+        )
+        if policy.mode == "interrupt":
+            answer = yield Interrupt(request.as_payload())
+            if not answer or (isinstance(answer, Mapping) and answer.get("connected") is False):
+                raise _not_run(request, f"the user did not connect {' and '.join(links)}")
+        else:
+            yield Notify(policy.on_link or _log_request, request)
+        deadline = time.monotonic() + policy.timeout
+        for toolkit in links:
+            try:
+                yield from wait_until_connected(
+                    self.session_id,
+                    toolkit,
+                    timeout=max(0.0, deadline - time.monotonic()),
+                    poll_interval=policy.poll_interval,
+                )
+            except (ConnectionTimeoutError, ConnectionFailedError) as exc:
+                raise _not_run(request, str(exc)) from exc
+            self.forget_link(toolkit)
+        outcome: ToolOutcome = yield from retry
+        return outcome
+
     def forget_link(self, toolkit: str) -> None:
         """Drop the cached connect link of a toolkit (it is connected now)."""
         self._links.pop(toolkit.lower(), None)
@@ -171,7 +238,7 @@ class ToolCall:
     with `model=False` (for programs) the client's errors propagate instead.
     """
 
-    __slots__ = ("_meta", "_multi", "_s", "slug", "toolkit")
+    __slots__ = ("_manage", "_meta", "_multi", "_s", "slug", "toolkit")
 
     def __init__(self, calls: SessionCalls, slug: str, toolkit: str | None) -> None:
         self._s = calls
@@ -179,6 +246,7 @@ class ToolCall:
         self.toolkit = toolkit
         self._meta = is_meta(slug)
         self._multi = slug.upper() == MULTI_EXECUTE_SLUG
+        self._manage = slug.upper() == MANAGE_CONNECTIONS_SLUG
 
     def __copy__(self) -> ToolCall:
         """Itself: a copied tool still calls the same live session (its clients, locks and
@@ -203,13 +271,7 @@ class ToolCall:
         same schema passed), then a function's parameter types. The tool calls this beside its
         schema check, so the model reads the same error on every path (the custom tool's own
         run checks again what reaches it)."""
-        custom = self._s.registry.resolve_exact(self.slug)
-        if custom is None:
-            return
-        try:
-            custom.validate_arguments(payload, schema_checked=schema_checked)
-        except ArgsValidationError as exc:
-            raise ToolArgumentsError(tool=self.slug, errors=exc.errors, detail=str(exc)) from exc
+        check_custom_arguments(self._s.registry, self.slug, payload, schema_checked)
 
     # ------------------------------------------------------------------ the path
 
@@ -229,7 +291,7 @@ class ToolCall:
             return custom.run(payload, s.context(custom))
         split = self._split(payload)
         if split is not None:
-            return run_sync(self._split_flow(split), s.rt)
+            return run_sync(self._split_flow(split, model), s.rt)
         try:
             if self._meta:
                 result = s.rt.client.execute_meta(
@@ -240,8 +302,11 @@ class ToolCall:
                     s.session_id, self.slug, payload, account=account, experimental=s.inline()
                 )
         except (APIError, TransportError) as exc:
-            return run_sync(self._failed(exc, model=model), s.rt)
-        return self._finish(result)
+            return run_sync(self._failed(exc, payload, account, model=model), s.rt)
+        outcome = self._finish(result)
+        if model and (self._multi or self._manage) and s.policy.mode != "message":
+            return run_sync(self._connect_after(outcome, payload, account), s.rt)
+        return outcome
 
     async def aexecute(
         self, payload: dict[str, Any], account: str | None = None, *, model: bool = True
@@ -253,7 +318,7 @@ class ToolCall:
             return await custom.arun(payload, s.context(custom))
         split = self._split(payload)
         if split is not None:
-            return await run_async(self._split_flow(split), s.rt)
+            return await run_async(self._split_flow(split, model), s.rt)
         try:
             if self._meta:
                 result = await s.rt.aclient.execute_meta(
@@ -264,8 +329,11 @@ class ToolCall:
                     s.session_id, self.slug, payload, account=account, experimental=s.inline()
                 )
         except (APIError, TransportError) as exc:
-            return await run_async(self._failed(exc, model=model), s.rt)
-        return self._finish(result)
+            return await run_async(self._failed(exc, payload, account, model=model), s.rt)
+        outcome = self._finish(result)
+        if model and (self._multi or self._manage) and s.policy.mode != "message":
+            return await run_async(self._connect_after(outcome, payload, account), s.rt)
+        return outcome
 
     def _finish(self, result: m.ExecuteResult, *, hint: bool = True) -> ToolOutcome:
         """The outcome of the service's answer; a multi-execute's items naming a custom tool
@@ -302,21 +370,67 @@ class ToolCall:
 
     # ------------------------------------------------------------------ failures
 
-    def _failed(self, exc: APIError | TransportError, *, model: bool) -> Flow[ToolOutcome]:
+    def _failed(
+        self,
+        exc: APIError | TransportError,
+        payload: dict[str, Any],
+        account: str | None,
+        *,
+        model: bool,
+        pause: bool = True,
+    ) -> Flow[ToolOutcome]:
         """Answer a failed service call: the client's error for a program; for a model, the
-        error it can act on ("connect first" with a link), or the client's error when it
-        cannot act on it (a bad key, a deleted session)."""
+        error it can act on, or the client's error when it cannot act on it (a bad key, a
+        deleted session). "No active connection" gets a connect link and, unless the policy
+        is `"message"` (or `pause` is false: this is the call made after connecting), the user
+        is asked to connect and the call is made once more."""
         if isinstance(exc, APIError):
             self._s.hint_refusal(self.slug, exc)
         if not model:
             raise exc
         if isinstance(exc, APIError) and is_no_connection(exc):
-            link, why = yield from self._s.link(self.toolkit)
-            raise not_connected_error(self.slug, self.toolkit, exc, link, why) from exc
+            toolkit = self.toolkit or _toolkit_named(exc.message)
+            link, why = yield from self._s.link(toolkit)
+            if pause and link is not None and toolkit and self._s.policy.mode != "message":
+                retry = self._retry(payload, account)
+                return (
+                    yield from self._s.connect_then(self.slug, {toolkit: link.redirect_url}, retry)
+                )
+            raise not_connected_error(self.slug, toolkit, exc, link, why) from exc
         answer = _translate(exc, tool=self.slug)
         if answer is None:
             raise exc
         raise answer from exc
+
+    def _retry(self, payload: dict[str, Any], account: str | None) -> Flow[ToolOutcome]:
+        """The call once more, after the user connected (a failure is answered, not paused)."""
+        try:
+            outcome: ToolOutcome = yield from self._remote(payload, account)
+        except (APIError, TransportError) as exc:
+            return (yield from self._failed(exc, payload, account, model=True, pause=False))
+        return outcome
+
+    def _connect_after(
+        self, outcome: ToolOutcome, payload: dict[str, Any], account: str | None
+    ) -> Flow[ToolOutcome]:
+        """Connections a call answered about in-band: `COMPOSIO_MANAGE_CONNECTIONS` that made
+        links, or multi-execute items that need a connection. When nothing ran, the user is
+        asked to connect and the call is made once more; when some items ran, nothing is run
+        twice: the answer gets the links."""
+        if self._manage:
+            made = _initiated_links(outcome)
+            if not made:
+                return outcome
+            return (yield from self._s.connect_then(self.slug, made, self._retry(payload, account)))
+        needing, ran = _items_needing_connection(outcome)
+        if not needing:
+            return outcome
+        links = yield from self._s.links(needing)
+        if not ran and set(links) == set(needing):
+            return (
+                yield from self._s.connect_then(self.slug, links, self._retry(payload, account))
+            )
+        return _with_links(outcome, links)
 
     # ------------------------------------------------------------------ split multi-execute
 
@@ -326,7 +440,7 @@ class ToolCall:
             return None
         return plan(payload, self._s.registry.resolve)
 
-    def _split_flow(self, split: MultiExecutePlan) -> Flow[ToolOutcome]:
+    def _split_flow(self, split: MultiExecutePlan, model: bool) -> Flow[ToolOutcome]:
         """The local items and the service's share, at once; the answers merged in order."""
         context = self._s.context
         flows: list[Flow[Any]] = [
@@ -340,9 +454,14 @@ class ToolCall:
         if split.remote_arguments is not None:
             remote, remote_error = results.pop()
         by_index = {item.index: o for item, o in zip(split.local, results, strict=True)}
-        return hint_unknown_local(
+        outcome = hint_unknown_local(
             merge(split, by_index, remote, remote_error), self._s.registry.missing_hint
         )
+        needing, _ = _items_needing_connection(outcome)
+        if model and needing and self._s.policy.mode != "message":
+            # the local items ran: nothing is run twice, the answer gets the links
+            return _with_links(outcome, (yield from self._s.links(needing)))
+        return outcome
 
     def _split_remote(
         self, arguments: dict[str, Any]
@@ -356,6 +475,23 @@ class ToolCall:
             if answer is None:
                 raise
             return None, str(answer)
+
+
+def check_custom_arguments(
+    registry: CustomRegistry, slug: str, payload: dict[str, Any], schema_checked: bool
+) -> None:
+    """`ToolCall.check_arguments` for a registry's custom tool `slug` (nothing for others).
+
+    Raises:
+        ToolArgumentsError: the custom tool's own checks refuse the arguments.
+    """
+    custom = registry.resolve_exact(slug)
+    if custom is None:
+        return
+    try:
+        custom.validate_arguments(payload, schema_checked=schema_checked)
+    except ArgsValidationError as exc:
+        raise ToolArgumentsError(tool=slug, errors=exc.errors, detail=str(exc)) from exc
 
 
 def _run_local(
@@ -387,4 +523,90 @@ def not_connected_error(
         toolkit=toolkit,
         redirect_url=link.redirect_url if link else None,
         connected_account_id=link.connected_account_id if link else None,
+    )
+
+
+def _not_run(request: ConnectionRequest, why: str) -> ToolNotConnectedError:
+    """The answer when the user did not connect: nothing ran; the links stay usable."""
+    first = request.toolkits[0]
+    links = "; ".join(f"{toolkit}: {url}" for toolkit, url in request.redirect_urls.items())
+    return ToolNotConnectedError(
+        f"{request.tool} was not run: {why}. Ask the user to connect ({links}), then call "
+        f"{request.tool} again.",
+        tool=request.tool,
+        toolkit=first,
+        redirect_url=request.redirect_urls.get(first),
+        connected_account_id=None,
+    )
+
+
+def _log_request(request: ConnectionRequest) -> None:
+    """The default `on_link`: one WARNING line with the links."""
+    _log.warning("%s (user %s)", request.message, request.user_id)
+
+
+def _toolkit_named(text: str) -> str | None:
+    """The toolkit a "no active connection" text names, if it names one."""
+    found = _NO_CONNECTION.search(text or "")
+    return found.group(1).lower() if found else None
+
+
+def _items_needing_connection(outcome: ToolOutcome) -> tuple[list[str], bool]:
+    """The toolkits a multi-execute's failed items need a connection for, and whether any
+    item ran (succeeded, or failed for another reason)."""
+    data = outcome.data
+    results = data.get("results") if isinstance(data, Mapping) else None
+    needing: list[str] = []
+    ran = False
+    for item in results if isinstance(results, list) else []:
+        response = item.get("response") if isinstance(item, Mapping) else None
+        if isinstance(response, Mapping) and response.get("successful") is True:
+            ran = True
+            continue
+        error = item.get("error") if isinstance(item, Mapping) else None
+        if error is None and isinstance(response, Mapping):
+            error = response.get("error")
+        toolkit = _toolkit_named(str(error or ""))
+        if toolkit is None:
+            ran = True
+        elif toolkit not in needing:
+            needing.append(toolkit)
+    return needing, ran
+
+
+def _initiated_links(outcome: ToolOutcome) -> dict[str, str]:
+    """Toolkit -> redirect URL for each connection `COMPOSIO_MANAGE_CONNECTIONS` started."""
+    data = outcome.data
+    results = data.get("results") if isinstance(data, Mapping) else None
+    links: dict[str, str] = {}
+    for toolkit, state in (results or {}).items() if isinstance(results, Mapping) else ():
+        if (
+            isinstance(state, Mapping)
+            and state.get("has_active_connection") is False
+            and isinstance(state.get("redirect_url"), str)
+        ):
+            links[str(state.get("toolkit") or toolkit)] = state["redirect_url"]
+    return links
+
+
+def _with_links(outcome: ToolOutcome, links: Mapping[str, str]) -> ToolOutcome:
+    """A multi-execute answer whose items that need a connection say where to make it."""
+    data = outcome.data
+    if not links or not isinstance(data, Mapping) or not isinstance(data.get("results"), list):
+        return outcome
+    items: list[Any] = []
+    for item in data["results"]:
+        error = item.get("error") if isinstance(item, Mapping) else None
+        toolkit = _toolkit_named(str(error or ""))
+        if toolkit is not None and toolkit in links:
+            fix = f" Ask the user to open {links[toolkit]} to connect {toolkit}, then retry."
+            items.append({**item, "error": f"{error}{fix}"})
+        else:
+            items.append(item)
+    return ToolOutcome(
+        successful=outcome.successful,
+        data={**data, "results": items, "connect_links": dict(links)},
+        error=outcome.error,
+        log_id=outcome.log_id,
+        extra=outcome.extra,
     )

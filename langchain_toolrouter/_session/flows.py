@@ -20,16 +20,19 @@ async client's method of the same name (the two clients are twins, a test holds 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import threading
 import time
-from collections.abc import Callable, Generator, Hashable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Generator, Hashable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextvars import copy_context
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar, cast
 
+from langchain_toolrouter._session.blocking import run_coroutine_sync
 from langchain_toolrouter._session.presigned import aget_bytes, aput_bytes, get_bytes, put_bytes
 from langchain_toolrouter.client import ToolRouterClient
+from langchain_toolrouter.errors import ConfigurationError
 
 if TYPE_CHECKING:
     from langchain_toolrouter._session.runtime import Runtime
@@ -42,6 +45,8 @@ __all__ = [
     "Flow",
     "Gather",
     "GetBytes",
+    "Interrupt",
+    "Notify",
     "PutBytes",
     "RunCustom",
     "Shared",
@@ -156,6 +161,70 @@ class GetBytes:
 
     async def arun(self, rt: Runtime) -> bytes:
         return await aget_bytes(self.url, max_bytes=self.max_bytes, http_client=rt.astorage_client)
+
+
+@dataclass(frozen=True)
+class Interrupt:
+    """Pause the LangGraph run with `value` (`langgraph.types.interrupt`); the result is the
+    value the run is resumed with. LangGraph re-runs the interrupted task from its start on
+    resume, and this effect then returns at once with the resume value.
+
+    Raises:
+        ConfigurationError: not inside a LangGraph run, or langgraph is not installed.
+    """
+
+    value: Any
+
+    def run(self, rt: Runtime) -> Any:
+        return _interrupt(self.value)
+
+    async def arun(self, rt: Runtime) -> Any:
+        return _interrupt(self.value)
+
+
+def _interrupt(value: Any) -> Any:
+    try:
+        from langgraph.types import interrupt
+    except ImportError as exc:  # pragma: no cover - checked when the option is given
+        raise ConfigurationError(INTERRUPT_NEEDS_LANGGRAPH) from exc
+    try:
+        return interrupt(value)
+    except (RuntimeError, KeyError) as exc:  # no LangGraph run: no config, or no scratchpad
+        raise ConfigurationError(
+            "on_connection_required='interrupt' pauses a LangGraph run, and this tool call is "
+            "not inside one (create_agent, a ToolNode or a graph node, run with a "
+            "checkpointer). Outside LangGraph use on_connection_required='wait' (the call "
+            "waits for the account, the link going to on_link) or 'message' (the model gets "
+            "the link)."
+        ) from exc
+
+
+INTERRUPT_NEEDS_LANGGRAPH = (
+    "on_connection_required='interrupt' needs langgraph: "
+    "pip install 'langchain-toolrouter[langgraph]'"
+)
+
+
+@dataclass(frozen=True)
+class Notify:
+    """Call `callback(value)` (awaited when it returns an awaitable, in the async driver)."""
+
+    callback: Callable[[Any], Any]
+    value: Any
+
+    def run(self, rt: Runtime) -> None:
+        result = self.callback(self.value)
+        if inspect.isawaitable(result):
+            run_coroutine_sync(lambda: _awaited(result))
+
+    async def arun(self, rt: Runtime) -> None:
+        result = self.callback(self.value)
+        if inspect.isawaitable(result):
+            await result
+
+
+async def _awaited(value: Awaitable[T]) -> T:
+    return await value
 
 
 @dataclass(frozen=True)
