@@ -3,7 +3,7 @@
 The service only ever sees a custom tool's *definition* (slug, name, description, schemas),
 so its search can find it and the model can call it by its `LOCAL_...` slug. The code runs
 here, in your process: when the model calls it directly, and when the model names it inside
-`COMPOSIO_MULTI_EXECUTE_TOOL` (wire reference section 10).
+`COMPOSIO_MULTI_EXECUTE_TOOL` (split off the service's share of the call).
 
     from langchain_toolrouter.custom_tools import CustomToolkit, custom_tool
 
@@ -440,8 +440,8 @@ class CustomTool:
         return self._returned(value)
 
     def _raised(self, exc: Exception) -> ToolOutcome:
-        """The failed result of the user's code raising: the model reads it (wire reference
-        section 10.5); an unexpected exception's traceback goes to the log."""
+        """The failed result of the user's code raising: the model reads it, as the service
+        answers a tool that failed; an unexpected exception's traceback goes to the log."""
         if not isinstance(exc, ValidationError | ToolException):
             _log.warning("custom tool %s raised", self.final_slug, exc_info=True)
         return _failed(self.final_slug, exc)
