@@ -165,6 +165,7 @@ def wait_flow(mode: str, answer: Any) -> tuple[list[Any], BaseException | ToolOu
 
 
 def test_interrupt_then_waits_then_runs_once() -> None:
+    pytest.importorskip("langgraph", reason="the interrupt mode needs the langgraph extra")
     effects, ended = wait_flow("interrupt", True)
     assert isinstance(effects[0], Interrupt)
     assert effects[0].value["redirect_urls"] == {"github": "https://gh"}
@@ -174,6 +175,7 @@ def test_interrupt_then_waits_then_runs_once() -> None:
 
 @pytest.mark.parametrize("declined", [False, None, 0, {"connected": False}])
 def test_a_declined_interrupt_runs_nothing(declined: Any) -> None:
+    pytest.importorskip("langgraph", reason="the interrupt mode needs the langgraph extra")
     effects, ended = wait_flow("interrupt", declined)
     assert len(effects) == 1
     assert isinstance(ended, ToolNotConnectedError)
