@@ -447,10 +447,17 @@ class CustomTool:
         return self._returned(value)
 
     def _raised(self, exc: Exception) -> ToolOutcome:
-        """The failed result of the user's code raising: the model reads it (wire reference
-        section 10.5); an unexpected exception's traceback goes to the log."""
+        """The failed result of the user's code raising: the model reads it. An unexpected
+        exception is one WARNING line in the log; its traceback is logged at DEBUG."""
         if not isinstance(exc, ValidationError | ToolException):
-            _log.warning("custom tool %s raised", self.final_slug, exc_info=True)
+            _log.warning(
+                "custom tool %s raised %s: %s (the model got this error; the traceback is "
+                "logged at DEBUG)",
+                self.final_slug,
+                type(exc).__name__,
+                exc,
+            )
+            _log.debug("custom tool %s: traceback", self.final_slug, exc_info=exc)
         return _failed(self.final_slug, exc)
 
     def _returned(self, value: Any) -> ToolOutcome:
