@@ -1,10 +1,10 @@
-"""``python -m langchain_toolrouter demo``: run the demo agent (see `langchain_toolrouter._demo_run`).
+"""The demo's command line: ``langchain-toolrouter-demo`` and ``python -m langchain_toolrouter demo``.
 
-Also installed as the ``langchain-toolrouter-demo`` console script. Exit codes: 0 when the agent
-finished its task, 1 when it did not or the demo could not run (a one-line ``error: ...`` says why
-and how to fix it; ``--debug`` adds the traceback), 2 for bad command-line arguments (argparse's
-usage line and a one-line ``error: ...`` naming the option and the fix, before the demo starts),
-130 after Ctrl-C.
+`main` parses the arguments and runs `langchain_toolrouter.demo.run.run_demo`. Exit codes: 0 when
+the agent finished its task, 1 when it did not or the demo could not run (a one-line
+``error: ...`` says why and how to fix it; ``--debug`` adds the traceback), 2 for bad
+command-line arguments (argparse's usage line and a one-line ``error: ...`` naming the option
+and the fix, before the demo starts), 130 after Ctrl-C.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 
-__all__ = ["main"]
+__all__ = ["PROG", "main"]
 
 
 def _model(text: str) -> str:
@@ -63,9 +63,14 @@ def _latency(text: str) -> float:
     return seconds
 
 
-def _parser() -> argparse.ArgumentParser:
+PROG = "langchain-toolrouter-demo"
+"""The console script's name; ``python -m`` passes its own, so usage and errors name the
+command the user typed."""
+
+
+def _parser(prog: str = PROG) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m langchain_toolrouter",
+        prog=prog,
         description=(
             "Run an agent through a Tool Router session: tool search, connecting an account, "
             "app tools, a custom tool and recovery from a failed call. Without COMPOSIO_API_KEY "
@@ -113,9 +118,12 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Parse the command line, run the demo, and return the process exit code."""
-    parser = _parser()
+def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
+    """Parse the command line, run the demo, and return the process exit code.
+
+    `prog` is the command as the user typed it, for the usage line and error messages.
+    """
+    parser = _parser(prog)
     args = parser.parse_args(argv)
     if args.emulator_latency and os.environ.get("COMPOSIO_API_KEY"):
         parser.error(
@@ -125,7 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper):  # a console that cannot show "→" gets "?"
             stream.reconfigure(errors="replace")
-    from langchain_toolrouter._demo_run import DemoError, run_demo
+    from langchain_toolrouter.demo.run import DemoError, run_demo
 
     try:
         report = run_demo(
@@ -146,7 +154,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 130
     return 0 if report.finished else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())
