@@ -174,11 +174,11 @@ def test_the_examples_of_a_page_run_as_written(
                 result.assert_outcomes(passed=len(re.findall(r"(?m)^def test_", block.code)))
         left_running = _emulator_threads() - before - ours
         outcomes = list(_outcomes(list(namespace.values())))
-        namespace.clear()
         with warnings.catch_warnings():
             if name in LEAVES_OPEN:
                 warnings.simplefilter("ignore", ResourceWarning)
-            gc.collect()  # a socket or client the page left open warns now
+            namespace.clear()  # a socket or client the page left open warns now,
+            gc.collect()  # or once the collector breaks its cycles
     assert not left_running, f"{name} started an EmulatorServer and did not stop it"
     assert "gave_up" not in outcomes, f"a scripted model on {name} gave up"
     if name in AGENT_PAGES:
