@@ -43,7 +43,13 @@ pytest_plugins = ["pytester"]
 ROOT = Path(__file__).resolve().parents[2]
 MODES = ("run", "compile-only", "pytest")
 # Pages whose agent must finish its task against the emulator.
-AGENT_PAGES = {"README.md", "docs/getting-started.md", "docs/how-to/agent.md"}
+AGENT_PAGES = {
+    "README.md",
+    "docs/getting-started.md",
+    "docs/how-to/agent.md",
+    "docs/how-to/connections-in-agents.md",
+    "docs/how-to/multi-user.md",
+}
 
 # Pages kept by others whose examples do not close what they open yet (their ToolRouter): run,
 # but not held to closing.
