@@ -9,9 +9,11 @@ ours until a fixture is used.
 
 from __future__ import annotations
 
+import os
 import pkgutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import langchain_toolrouter
 
@@ -33,6 +35,14 @@ def _run(code: str) -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+def _run_all(codes: list[str]) -> None:
+    """Each in a fresh interpreter, as many at once as there are cores (each is mostly the
+    ~1 s of importing langchain-core); the first failure is raised."""
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        for _ in pool.map(_run, codes):
+            pass
+
+
 def main() -> None:
     """Import each module alone, then check what the light entry points pull in."""
     names = [
@@ -40,14 +50,15 @@ def main() -> None:
         for info in pkgutil.walk_packages(langchain_toolrouter.__path__, "langchain_toolrouter.")
     ]
     names.append("_langchain_toolrouter_pytest")
-    for name in names:
-        _run(f"import {name}")
-    for module, forbidden in CHECKS.items():
-        _run(
+    _run_all([f"import {name}" for name in names])
+    _run_all(
+        [
             f"import sys, {module}\n"
             f"bad = [m for m in {forbidden!r} if m in sys.modules]\n"
             f"assert not bad, f'importing {module} loaded {{bad}}'\n"
-        )
+            for module, forbidden in CHECKS.items()
+        ]
+    )
     print(f"imported {len(names)} modules; runtime path, testing helpers and pytest plugin clean")
 
 
