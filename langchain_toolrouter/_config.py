@@ -13,6 +13,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cached_property
 from typing import Final, Union
 from urllib.parse import urlsplit, urlunsplit
 
@@ -267,7 +268,7 @@ class ToolRouterSettings:
             ),
         )
 
-    @property
+    @cached_property
     def origin(self) -> tuple[str, str, int | None]:
         """(scheme, host, port) of the base URL: the only place the key may be sent."""
         url = httpx.URL(self.base_url)
