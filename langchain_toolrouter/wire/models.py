@@ -128,6 +128,16 @@ def _to_list(value: Any) -> Any:
     return value
 
 
+def _none_to_list(value: Any) -> Any:
+    """``null`` where the service may send it for a list: an empty list."""
+    return [] if value is None else value
+
+
+def _none_to_dict(value: Any) -> Any:
+    """``null`` where the service may send it for an object: an empty dict."""
+    return {} if value is None else value
+
+
 def _accounts_map(value: Any) -> Any:
     if isinstance(value, dict):
         return {key: _to_list(item) for key, item in value.items()}
@@ -541,7 +551,9 @@ class Session(WireModel):
     config: SessionConfig
     config_version: Count | None = None
     experimental: SessionExperimental | None = None
-    warnings: list[SessionWarning] = Field(default_factory=list)
+    warnings: Annotated[list[SessionWarning], BeforeValidator(_none_to_list)] = Field(
+        default_factory=list
+    )
 
 
 class ListConfigHistoryQuery(WireModel):
@@ -600,10 +612,6 @@ class ExecuteMetaRequest(WireModel):
     experimental: InlineCustomTools | None = None
     input_responses: dict[str, Any] | None = None
     request_state: Any = None
-
-
-def _none_to_dict(value: Any) -> Any:
-    return {} if value is None else value
 
 
 class ExecuteResult(WireModel):
@@ -720,7 +728,9 @@ class ProxyResult(WireModel):
 
     status: Count
     data: Any = None
-    headers: dict[str, str] = Field(default_factory=dict)
+    headers: Annotated[dict[str, str], BeforeValidator(_none_to_dict)] = Field(
+        default_factory=dict
+    )
     binary_data: ProxyBinaryData | None = None
     result_type: str | None = None
     hook_results: Any = None
