@@ -728,9 +728,7 @@ class ProxyResult(WireModel):
 
     status: Count
     data: Any = None
-    headers: Annotated[dict[str, str], BeforeValidator(_none_to_dict)] = Field(
-        default_factory=dict
-    )
+    headers: Annotated[dict[str, str], BeforeValidator(_none_to_dict)] = Field(default_factory=dict)
     binary_data: ProxyBinaryData | None = None
     result_type: str | None = None
     hook_results: Any = None
