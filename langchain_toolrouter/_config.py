@@ -192,7 +192,7 @@ class ToolRouterSettings:
     Attributes:
         api_key: the project API key, sent only as ``x-api-key`` to ``base_url``'s origin.
         base_url: service root without trailing slash, e.g. ``https://backend.composio.dev``.
-        api_version: ``v3`` (the spec) or ``v3.1`` (what the official client uses).
+        api_version: ``v3`` (the default) or ``v3.1`` (what the official client uses).
         timeout: default timeout of every operation.
         execute_timeout: timeout of execute, execute_meta and proxy_execute.
     """

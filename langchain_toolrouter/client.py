@@ -358,7 +358,8 @@ class ToolRouterClient(_BaseClient):
     Args:
         api_key: project API key; default ``COMPOSIO_API_KEY``. Required.
         base_url: service root; default ``COMPOSIO_BASE_URL``, then ``https://backend.composio.dev``.
-        api_version: ``"v3"`` (default, as the spec) or ``"v3.1"``; env ``COMPOSIO_API_VERSION``.
+        api_version: ``"v3"`` (default) or ``"v3.1"`` (the official client's); env
+            ``COMPOSIO_API_VERSION``.
         timeout: default timeout (30 s read, 5 s connect); None for no timeout.
         execute_timeout: timeout of execute, execute_meta and proxy_execute (default 180 s).
         retry: a :class:`RetryPolicy` (default: 3 attempts within 60 s).

@@ -312,7 +312,7 @@ def parse_response(op: Operation[ResponseT], response: httpx.Response) -> Respon
             model=op.response_model.__name__,
         ) from None
     if data is None and not text.strip() and op.empty_ok:
-        data = {}  # an empty 2xx (e.g. 204) where the reference allows one
+        data = {}  # an empty 2xx (e.g. 204) where the operation allows one
     try:
         return op.response_model.model_validate(data)
     except ValidationError as exc:
