@@ -16,45 +16,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tests._no_network import LOOPBACK, runner
+
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_call.py"
-
-# Runs the benchmark as ``python bench_call.py ...`` would, under an audit hook that blocks (and
-# records) every attempt to resolve or reach a host other than loopback.
-_LOOPBACK_ONLY_RUNNER = """
-import runpy, sys
-
-attempts = []
-LOOPBACK = {"127.0.0.1", "::1", "localhost"}
-
-def host_of(event, args):
-    if event == "socket.connect":
-        address = args[1]
-        return address[0] if isinstance(address, tuple) else str(address)
-    return args[0] if args else None
-
-def loopback_only(event, args):
-    if event in ("socket.connect", "socket.getaddrinfo", "socket.gethostbyname"):
-        host = host_of(event, args)
-        if isinstance(host, bytes):
-            host = host.decode()
-        if host not in LOOPBACK:
-            attempts.append(f"{event} {args!r}"[:200])
-            raise OSError(f"network access in the benchmark smoke run: {event} {host!r}")
-
-sys.addaudithook(loopback_only)
-script, *argv = sys.argv[1:]
-sys.argv = [script, *argv]
-try:
-    runpy.run_path(script, run_name="__main__")
-except SystemExit as exc:
-    code = exc.code
-else:
-    code = 0
-if attempts:
-    print("NETWORK ACCESS ATTEMPTED:", *attempts, sep="\\n  ", file=sys.stderr)
-    code = 97
-sys.exit(code)
-"""
 
 CONTENDERS = ("raw", "client", "bare", "tool", "araw", "aclient", "abare", "atool")
 
@@ -62,7 +26,7 @@ CONTENDERS = ("raw", "client", "bare", "tool", "araw", "aclient", "abare", "atoo
 def test_call_benchmark_smoke_run(tmp_path: Path) -> None:
     out = tmp_path / "calls.json"
     proc = subprocess.run(
-        [sys.executable, "-c", _LOOPBACK_ONLY_RUNNER, str(BENCH), "--smoke", "--json", str(out)],
+        [sys.executable, "-c", runner(LOOPBACK), str(BENCH), "--smoke", "--json", str(out)],
         cwd=tmp_path,
         capture_output=True,
         text=True,
