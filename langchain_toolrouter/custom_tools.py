@@ -35,16 +35,13 @@ Use `session.authorize("github")` / `wait_for_connection` to connect first.
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import inspect
 import logging
 import re
 import reprlib
-from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from concurrent.futures import ThreadPoolExecutor
-from contextvars import copy_context
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
@@ -54,7 +51,8 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
-from langchain_toolrouter._custom_signature import (
+from langchain_toolrouter._session.blocking import run_coroutine_sync
+from langchain_toolrouter._session.signature import (
     SignatureModel,
     check_injected_fields,
     context_parameter,
@@ -62,12 +60,12 @@ from langchain_toolrouter._custom_signature import (
     injected_parameters,
     signature_model,
 )
-from langchain_toolrouter._results import ToolOutcome
-from langchain_toolrouter._tool_errors import arguments_error_text
+from langchain_toolrouter.errors import CustomSlugError, arguments_error_text
 from langchain_toolrouter.schema.convert import Conversion, json_schema_to_model
 from langchain_toolrouter.schema.errors import ArgsValidationError
 from langchain_toolrouter.schema.pointers import to_pointer
 from langchain_toolrouter.schema.values import NotJSONError, json_copy
+from langchain_toolrouter.types import ToolOutcome
 
 if TYPE_CHECKING:
     from langchain_toolrouter.wire.models import (
@@ -79,7 +77,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_FINAL_SLUG_LENGTH",
-    "CustomSlugError",
     "CustomTool",
     "CustomToolContext",
     "CustomToolkit",
@@ -95,10 +92,6 @@ MAX_FINAL_SLUG_LENGTH = 60
 
 _SLUG = re.compile(r"^[A-Za-z0-9_-]+$")
 _RESERVED_PREFIXES = ("LOCAL_", "COMPOSIO_")
-
-
-class CustomSlugError(ValueError):
-    """A custom tool or toolkit slug breaks the service's rules; the message says how to fix it."""
 
 
 def validate_slug(slug: str, *, what: str = "custom tool") -> str:
@@ -575,41 +568,6 @@ class CustomTool:
 
 
 _T = TypeVar("_T")
-
-
-def run_coroutine_sync(factory: Callable[[], Coroutine[Any, Any, _T]]) -> _T:
-    """Run the coroutine `factory()` makes to completion from sync code and return its result.
-
-    On a private event loop on this thread when it runs none; otherwise (a sync call made from
-    inside a running loop) on a short-lived worker thread, as blocking this thread's loop on
-    itself would deadlock. The thread's current loop is left as it was (`asyncio.run` would
-    unset it), and the coroutine runs in a copy of the caller's context.
-    """
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return _run_on_private_loop(factory)
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolrouter-async") as pool:
-        return pool.submit(copy_context().run, _run_on_private_loop, factory).result()
-
-
-def _run_on_private_loop(factory: Callable[[], Coroutine[Any, Any, _T]]) -> _T:
-    """`asyncio.run` without touching the thread's current loop: run, then cancel what is
-    left, close async generators (this closes the loop's pooled client) and the executor."""
-    loop = asyncio.new_event_loop()
-    try:
-        return loop.run_until_complete(factory())
-    finally:
-        try:
-            pending = asyncio.all_tasks(loop)
-            for task in pending:
-                task.cancel()
-            if pending:
-                loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
-            loop.run_until_complete(loop.shutdown_asyncgens())
-            loop.run_until_complete(loop.shutdown_default_executor())
-        finally:
-            loop.close()
 
 
 def _outcome(value: Any) -> ToolOutcome:

@@ -11,7 +11,7 @@ from langchain_core.tools import BaseTool, BaseToolkit
 from pydantic import ConfigDict, Field, SkipValidation, model_validator
 
 from langchain_toolrouter._arguments import model_arguments
-from langchain_toolrouter._display import ToolList
+from langchain_toolrouter.types import ToolList
 
 __all__ = ["ToolRouterToolkit"]
 

@@ -16,16 +16,18 @@ from langchain_core.tools import InjectedToolArg, InjectedToolCallId, Structured
 from langchain_core.tools import tool as lc_tool
 from pydantic import AfterValidator, BaseModel, Field
 
-from langchain_toolrouter._custom_registry import CustomRegistry
-from langchain_toolrouter._multi_execute import AmbiguousSlugError
+from langchain_toolrouter._session.customs import CustomRegistry
 from langchain_toolrouter.custom_tools import (
-    CustomSlugError,
     CustomTool,
     CustomToolContext,
     CustomToolkit,
     custom_tool,
     final_slug,
     validate_slug,
+)
+from langchain_toolrouter.errors import (
+    AmbiguousSlugError,
+    CustomSlugError,
 )
 from langchain_toolrouter.wire.models import SessionExperimental
 

@@ -13,8 +13,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from langchain_toolrouter._results import ToolOutcome
 from langchain_toolrouter.custom_tools import CustomTool
+from langchain_toolrouter.errors import AmbiguousSlugError
+from langchain_toolrouter.types import ToolOutcome
 
 __all__ = [
     "MULTI_EXECUTE_SLUG",
@@ -29,10 +30,6 @@ MULTI_EXECUTE_SLUG = "COMPOSIO_MULTI_EXECUTE_TOOL"
 #: The service runs at most this many items per call (wire reference 11 #23; the meta tool's
 #: schema says `maxItems: 50`) and refuses the whole call beyond it.
 MAX_ITEMS = 50
-
-
-class AmbiguousSlugError(LookupError):
-    """A bare slug names several custom tools; the model must use the `LOCAL_...` slug."""
 
 
 @dataclass(frozen=True)
