@@ -3,7 +3,7 @@
 The service only ever sees a custom tool's *definition* (slug, name, description, schemas),
 so its search can find it and the model can call it by its `LOCAL_...` slug. The code runs
 here, in your process: when the model calls it directly, and when the model names it inside
-`COMPOSIO_MULTI_EXECUTE_TOOL` (wire reference section 10).
+`COMPOSIO_MULTI_EXECUTE_TOOL` (split off the service's share of the call).
 
     from langchain_toolrouter.custom_tools import CustomToolkit, custom_tool
 
@@ -440,10 +440,18 @@ class CustomTool:
         return self._returned(value)
 
     def _raised(self, exc: Exception) -> ToolOutcome:
-        """The failed result of the user's code raising: the model reads it (wire reference
-        section 10.5); an unexpected exception's traceback goes to the log."""
+        """The failed result of the user's code raising: the model reads it, as the service
+        answers a tool that failed. An unexpected exception is one WARNING line in the log; its
+        traceback is logged at DEBUG."""
         if not isinstance(exc, ValidationError | ToolException):
-            _log.warning("custom tool %s raised", self.final_slug, exc_info=True)
+            _log.warning(
+                "custom tool %s raised %s: %s (the model got this error; the traceback is "
+                "logged at DEBUG)",
+                self.final_slug,
+                type(exc).__name__,
+                exc,
+            )
+            _log.debug("custom tool %s: traceback", self.final_slug, exc_info=exc)
         return _failed(self.final_slug, exc)
 
     def _returned(self, value: Any) -> ToolOutcome:

@@ -211,49 +211,40 @@ class ToolRouterTool(BaseTool):
     Setup:
         Install `langchain-toolrouter` and set `COMPOSIO_API_KEY` (or run the emulator).
 
-        .. code-block:: bash
-
-            pip install -U langchain-toolrouter
+        ```bash
+        pip install -U langchain-toolrouter
+        ```
 
     Instantiation:
         Tools normally come from a session; `from_schema` wraps any JSON-schema tool.
 
-        .. code-block:: python
+        ```python
+        from langchain_toolrouter import ToolRouter, ToolRouterTool
 
-            from langchain_toolrouter import ToolRouter
-
-            session = ToolRouter().create_session("user-1", toolkits=["github"])
+        with ToolRouter() as router:
+            session = router.create_session("user-1", toolkits=["github"])
             tools = session.get_tools()
 
-            from langchain_toolrouter import ToolRouterTool
-
-            echo = ToolRouterTool.from_schema(
-                "echo",
-                "Repeat a text.",
-                {"type": "object", "properties": {"text": {"type": "string"}},
-                 "required": ["text"]},
-                lambda payload: {"echo": payload["text"]},
-            )
+        echo = ToolRouterTool.from_schema(
+            "echo",
+            "Repeat a text.",
+            {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
+            lambda payload: {"echo": payload["text"]},
+        )
+        ```
 
     Invocation with args:
-        .. code-block:: python
-
-            echo.invoke({"text": "hi"})
-
-        .. code-block:: python
-
-            '{"echo":"hi"}'
+        ```python
+        echo.invoke({"text": "hi"})
+        # '{"echo":"hi"}'
+        ```
 
     Invocation with ToolCall:
-        .. code-block:: python
-
-            echo.invoke({"args": {"text": "hi"}, "id": "1", "name": echo.name,
-                         "type": "tool_call"})
-
-        .. code-block:: python
-
-            ToolMessage(content='{"echo":"hi"}', artifact={"successful": True, ...},
-                        tool_call_id='1', name='echo')
+        ```python
+        echo.invoke({"args": {"text": "hi"}, "id": "1", "name": echo.name, "type": "tool_call"})
+        # ToolMessage(content='{"echo":"hi"}', name='echo', tool_call_id='1',
+        #             artifact={'successful': True, 'data': {'echo': 'hi'}, ...})
+        ```
 
     Errors the model can act on (bad arguments, a failed tool, a missing connection, rate
     limits, an unreachable service) come back as an error `ToolMessage` whose artifact holds

@@ -61,7 +61,7 @@ class ToolOutcome:
         """Read an execute-shaped answer: `{data, error, log_id, result_type?, ...}`.
 
         Success is `result_type == "completed"` when the service sends a result type, and
-        otherwise the absence of an error (wire reference section 3.5).
+        otherwise the absence of an error (the official client reads it the same way).
         """
         result_type = body.get("result_type")
         error = body.get("error") or None

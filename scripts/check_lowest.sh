@@ -23,7 +23,7 @@ except ImportError:  # Python 3.10: pip's own copy of the same parser
 
 with open("pyproject.toml", "rb") as f:
     test = tomllib.load(f)["project"]["optional-dependencies"]["test"]
-left_out = {"langchain-toolrouter", "langchain-tests", "langgraph", "composio-client"}
+left_out = {"langchain-toolrouter", "langchain-tests", "langgraph", "langchain", "composio-client"}
 print("\n".join(r for r in test if re.split(r"[\[<>=!~; ]", r, maxsplit=1)[0] not in left_out))
 PY
 "$venv/bin/python" -m pip install --quiet -e ".[emulator]" -r "$requirements" \
@@ -31,6 +31,8 @@ PY
 "$venv/bin/python" -m pip list 2>/dev/null | grep -E '^(langchain-core|httpx|pydantic|tenacity|starlette|uvicorn|bm25s) '
 "$venv/bin/python" -m pytest tests -q -p no:cacheprovider \
     --ignore tests/integration_tests/test_agent.py \
+    --ignore tests/integration_tests/test_agent_connections.py \
+    --ignore tests/integration_tests/test_per_user_tools.py \
     --ignore tests/integration_tests/test_contract_composio_client.py \
     --ignore tests/integration_tests/test_tools_standard.py \
     --ignore tests/unit_tests/langchain/test_tools_standard.py
