@@ -49,7 +49,7 @@ from langchain_toolrouter.wire import models as m
 from langchain_toolrouter.wire import operations as ops
 from langchain_toolrouter.wire.codec import (
     REQUEST_ID_HEADER,
-    build_request,
+    RequestBuilder,
     map_transport_error,
     new_request_id,
     parse_error,
@@ -159,6 +159,27 @@ class _CallLog:
         self.may_have_run = False
 
 
+class _FirstFailure:
+    """The error of a call's first attempt, made before tenacity took over.
+
+    A call's first attempt runs outside tenacity, so one that succeeds at once never sets up a
+    retry loop. When it fails, tenacity starts with an attempt that raises this error again
+    (:meth:`replay`, nothing is sent), so its hooks judge the first attempt as they judge every
+    later one: the same rules, attempt numbers, waits and log lines as when tenacity ran it.
+    """
+
+    __slots__ = ("_error",)
+
+    def __init__(self, error: Exception) -> None:
+        self._error: Exception | None = error
+
+    def replay(self) -> None:
+        """Raise the first attempt's error the first time; do nothing after that."""
+        error, self._error = self._error, None
+        if error is not None:
+            raise error
+
+
 class _BaseClient:
     """Settings, request preparation and retry rules shared by both clients (no I/O)."""
 
@@ -180,6 +201,7 @@ class _BaseClient:
             execute_timeout=execute_timeout,
         )
         self._retry = _check_retry(retry)
+        self._requests = RequestBuilder(self._settings)
         self._state = ClientState.OPEN
 
     @property
@@ -221,9 +243,8 @@ class _BaseClient:
         extra_body: Mapping[str, Any] | None,
     ) -> httpx.Request:
         self._check_open()
-        return build_request(
+        return self._requests.build(
             op,
-            self._settings,
             path_params,
             payload,
             request_id=calls.check_request_id(request_id, op.name) or new_request_id(),
@@ -232,9 +253,18 @@ class _BaseClient:
         )
 
     def _retry_options(
-        self, op: Operation[Any], request: httpx.Request, log: _CallLog
+        self,
+        op: Operation[Any],
+        request: httpx.Request,
+        log: _CallLog,
+        *,
+        spent_before: float = 0.0,
     ) -> dict[str, Any]:
-        """tenacity's stop/wait/retry hooks, built from the pure policy in ``wire.retry``."""
+        """tenacity's stop/wait/retry hooks, built from the pure policy in ``wire.retry``.
+
+        ``spent_before``: seconds the call ran before tenacity took over (the first attempt,
+        made without it; see :class:`_FirstFailure`), counted in the time budget.
+        """
         policy = self._retry
         request_id = request.headers.get(REQUEST_ID_HEADER)
 
@@ -261,7 +291,7 @@ class _BaseClient:
 
         def stop(state: tenacity.RetryCallState) -> bool:
             # Planned waits count even when they are not slept (tests), so the budget holds.
-            elapsed = max(state.seconds_since_start or 0.0, state.idle_for)
+            elapsed = max((state.seconds_since_start or 0.0) + spent_before, state.idle_for)
             return should_stop(policy, state.attempt_number, elapsed, wait(state))
 
         def before_sleep(state: tenacity.RetryCallState) -> None:
@@ -328,7 +358,8 @@ class ToolRouterClient(_BaseClient):
     Args:
         api_key: project API key; default ``COMPOSIO_API_KEY``. Required.
         base_url: service root; default ``COMPOSIO_BASE_URL``, then ``https://backend.composio.dev``.
-        api_version: ``"v3"`` (default, as the spec) or ``"v3.1"``; env ``COMPOSIO_API_VERSION``.
+        api_version: ``"v3"`` (default) or ``"v3.1"`` (the official client's); env
+            ``COMPOSIO_API_VERSION``.
         timeout: default timeout (30 s read, 5 s connect); None for no timeout.
         execute_timeout: timeout of execute, execute_meta and proxy_execute (default 180 s).
         retry: a :class:`RetryPolicy` (default: 3 attempts within 60 s).
@@ -402,10 +433,16 @@ class ToolRouterClient(_BaseClient):
         request = self._prepare(
             op, path_params, payload, timeout, request_id, extra_body=extra_body
         )
-        log = _CallLog()
-        retrying = tenacity.Retrying(sleep=self._sleep, **self._retry_options(op, request, log))
+        started = time.monotonic()
         try:
-            result: ResponseT = retrying(self._attempt, op, request)
+            return self._attempt(op, request)
+        except Exception as exc:  # tenacity judges it (and re-raises it) with the same hooks
+            first = _FirstFailure(exc)
+        log = _CallLog()
+        options = self._retry_options(op, request, log, spent_before=time.monotonic() - started)
+        retrying = tenacity.Retrying(sleep=self._sleep, **options)
+        try:
+            result: ResponseT = retrying(self._retry_attempt, op, request, first)
         except NotFoundError as exc:
             return self._settle_not_found(op, path_params, log, exc)
         return result
@@ -423,6 +460,12 @@ class ToolRouterClient(_BaseClient):
             finally:
                 response.close()
         raise error from cause  # outside the handler, so httpx's request (and key) is not chained
+
+    def _retry_attempt(
+        self, op: Operation[ResponseT], request: httpx.Request, first: _FirstFailure
+    ) -> ResponseT:
+        first.replay()
+        return self._attempt(op, request)
 
     def _sleep(self, seconds: float) -> None:
         if waits_enabled(self._retry):
@@ -958,11 +1001,16 @@ class AsyncToolRouterClient(_BaseClient):
         request = self._prepare(
             op, path_params, payload, timeout, request_id, extra_body=extra_body
         )
+        started = time.monotonic()
+        try:
+            return await self._attempt(op, request)
+        except Exception as exc:  # tenacity judges it (and re-raises it) with the same hooks
+            first = _FirstFailure(exc)
         log = _CallLog()
-        options = self._retry_options(op, request, log)
+        options = self._retry_options(op, request, log, spent_before=time.monotonic() - started)
         retrying = tenacity.AsyncRetrying(sleep=self._sleep, **options)
         try:
-            result: ResponseT = await retrying(self._attempt, op, request)
+            result: ResponseT = await retrying(self._retry_attempt, op, request, first)
         except NotFoundError as exc:
             return self._settle_not_found(op, path_params, log, exc)
         return result
@@ -980,6 +1028,12 @@ class AsyncToolRouterClient(_BaseClient):
             finally:
                 await response.aclose()
         raise error from cause  # outside the handler, so httpx's request (and key) is not chained
+
+    async def _retry_attempt(
+        self, op: Operation[ResponseT], request: httpx.Request, first: _FirstFailure
+    ) -> ResponseT:
+        first.replay()
+        return await self._attempt(op, request)
 
     async def _sleep(self, seconds: float) -> None:
         if waits_enabled(self._retry):
