@@ -132,22 +132,24 @@ def _hook_status_error(op: Operation[Any], exc: httpx.HTTPStatusError) -> Except
     return parse_error(op, copy)
 
 
-def _send_failure(
-    op: Operation[Any], exc: httpx.HTTPError, request: httpx.Request
-) -> tuple[Exception, BaseException | None]:
-    """Our error for an httpx failure, and a cause to chain that holds no API key.
+def _send_failure(op: Operation[Any], exc: httpx.HTTPError, request: httpx.Request) -> Exception:
+    """Our error for an httpx failure, chained to a cause that holds no API key.
 
     httpx's exceptions keep the request, whose headers carry the key; an error reporter that
-    walks ``__cause__`` would find it. The cause is a copy with the type and message only.
+    walks ``__cause__`` would find it. The cause is a copy with the type and message only, and
+    the httpx exception is not kept as the context either.
     """
     if isinstance(exc, httpx.HTTPStatusError):  # a caller's event hook raised for the status
-        return _hook_status_error(op, exc), None  # (its status and body are in our error)
+        error = _hook_status_error(op, exc)  # (its status and body are in our error)
+        error.__cause__, error.__suppress_context__ = None, True
+        return error
     error = map_transport_error(op, exc, request.headers.get(REQUEST_ID_HEADER))
     try:
         cause: BaseException = type(exc)(str(exc))
     except Exception:  # a subclass with another signature
         cause = RuntimeError(f"{type(exc).__name__}: {exc}")
-    return error, cause
+    error.__cause__, error.__suppress_context__ = cause, True
+    return error
 
 
 class _CallLog:
@@ -434,10 +436,15 @@ class ToolRouterClient(_BaseClient):
             op, path_params, payload, timeout, request_id, extra_body=extra_body
         )
         started = time.monotonic()
-        try:
-            return self._attempt(op, request)
-        except Exception as exc:  # tenacity judges it (and re-raises it) with the same hooks
-            first = _FirstFailure(exc)
+        try:  # the first attempt, made here: a call goes from here to httpx directly
+            response = self._http.send(request, follow_redirects=False)
+        except httpx.HTTPError as exc:
+            first = _FirstFailure(_send_failure(op, exc, request))
+        else:
+            try:
+                return self._answer(op, response)
+            except Exception as exc:  # tenacity judges it (and re-raises it) with the same hooks
+                first = _FirstFailure(exc)
         log = _CallLog()
         options = self._retry_options(op, request, log, spent_before=time.monotonic() - started)
         retrying = tenacity.Retrying(sleep=self._sleep, **options)
@@ -448,18 +455,23 @@ class ToolRouterClient(_BaseClient):
         return result
 
     def _attempt(self, op: Operation[ResponseT], request: httpx.Request) -> ResponseT:
+        """One more attempt (a retry)."""
         self._check_open()
         try:
             response = self._http.send(request, follow_redirects=False)
         except httpx.HTTPError as exc:
-            error, cause = _send_failure(op, exc, request)
+            error = _send_failure(op, exc, request)
         else:
-            try:
-                self._log_response(op, response)
-                return parse_response(op, response)
-            finally:
-                response.close()
-        raise error from cause  # outside the handler, so httpx's request (and key) is not chained
+            return self._answer(op, response)
+        raise error  # outside the handler, so httpx's request (and key) is not chained
+
+    def _answer(self, op: Operation[ResponseT], response: httpx.Response) -> ResponseT:
+        """The operation's answer from a response (closed here), or its typed error."""
+        try:
+            self._log_response(op, response)
+            return parse_response(op, response)
+        finally:
+            response.close()
 
     def _retry_attempt(
         self, op: Operation[ResponseT], request: httpx.Request, first: _FirstFailure
@@ -1002,10 +1014,15 @@ class AsyncToolRouterClient(_BaseClient):
             op, path_params, payload, timeout, request_id, extra_body=extra_body
         )
         started = time.monotonic()
-        try:
-            return await self._attempt(op, request)
-        except Exception as exc:  # tenacity judges it (and re-raises it) with the same hooks
-            first = _FirstFailure(exc)
+        try:  # the first attempt, made here: a call goes from here to httpx directly
+            response = await self._http.send(request, follow_redirects=False)
+        except httpx.HTTPError as exc:
+            first = _FirstFailure(_send_failure(op, exc, request))
+        else:
+            try:
+                return await self._answer(op, response)
+            except Exception as exc:  # tenacity judges it (and re-raises it) with the same hooks
+                first = _FirstFailure(exc)
         log = _CallLog()
         options = self._retry_options(op, request, log, spent_before=time.monotonic() - started)
         retrying = tenacity.AsyncRetrying(sleep=self._sleep, **options)
@@ -1016,18 +1033,23 @@ class AsyncToolRouterClient(_BaseClient):
         return result
 
     async def _attempt(self, op: Operation[ResponseT], request: httpx.Request) -> ResponseT:
+        """One more attempt (a retry)."""
         self._check_open()
         try:
             response = await self._http.send(request, follow_redirects=False)
         except httpx.HTTPError as exc:
-            error, cause = _send_failure(op, exc, request)
+            error = _send_failure(op, exc, request)
         else:
-            try:
-                self._log_response(op, response)
-                return parse_response(op, response)
-            finally:
-                await response.aclose()
-        raise error from cause  # outside the handler, so httpx's request (and key) is not chained
+            return await self._answer(op, response)
+        raise error  # outside the handler, so httpx's request (and key) is not chained
+
+    async def _answer(self, op: Operation[ResponseT], response: httpx.Response) -> ResponseT:
+        """The operation's answer from a response (closed here), or its typed error."""
+        try:
+            self._log_response(op, response)
+            return parse_response(op, response)
+        finally:
+            await response.aclose()
 
     async def _retry_attempt(
         self, op: Operation[ResponseT], request: httpx.Request, first: _FirstFailure

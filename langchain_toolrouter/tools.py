@@ -461,15 +461,24 @@ class ToolRouterTool(BaseTool):
         self, tool_input: str | dict[str, Any], tool_call_id: str | None
     ) -> tuple[tuple[Any, ...], dict[str, Any]]:
         """`_run`'s arguments: the tool call's id (so that an error answer carries its
-        artifact), then the call's arguments as given (validated in `_run`, by the schema
-        layer). A string input is refused as LangChain refuses it for a JSON-schema tool."""
+        artifact), then the call's arguments as one dict, as given (validated in `_run` by the
+        schema layer, which names a key that is not a string; spread as keywords, such a key
+        would fail before our code sees it). A string input is refused as LangChain refuses it
+        for a JSON-schema tool."""
         if not isinstance(tool_input, dict):
             return super()._to_args_and_kwargs(tool_input, tool_call_id)
-        return (tool_call_id,), dict(tool_input)
+        return (tool_call_id, dict(tool_input)), {}
 
-    def _run(self, tool_call_id: str | None = None, /, *args: Any, **kwargs: Any) -> Any:
+    def _run(
+        self,
+        tool_call_id: str | None = None,
+        arguments: dict[str, Any] | None = None,
+        /,
+        *args: Any,
+        **kwargs: Any,
+    ) -> Any:
         try:
-            payload = self.validate_arguments(_only_kwargs(self.name, args, kwargs))
+            payload = self.validate_arguments(_arguments(self.name, arguments, args, kwargs))
             return self._respond(self.executor.execute(payload))
         except ToolException as exc:
             answer = self._error_message(exc, tool_call_id)
@@ -477,9 +486,16 @@ class ToolRouterTool(BaseTool):
                 raise
             return answer
 
-    async def _arun(self, tool_call_id: str | None = None, /, *args: Any, **kwargs: Any) -> Any:
+    async def _arun(
+        self,
+        tool_call_id: str | None = None,
+        arguments: dict[str, Any] | None = None,
+        /,
+        *args: Any,
+        **kwargs: Any,
+    ) -> Any:
         try:
-            payload = self.validate_arguments(_only_kwargs(self.name, args, kwargs))
+            payload = self.validate_arguments(_arguments(self.name, arguments, args, kwargs))
             return self._respond(await self.executor.aexecute(payload))
         except ToolException as exc:
             answer = self._error_message(exc, tool_call_id)
@@ -578,14 +594,20 @@ def _is_malformed_call(input: object) -> bool:
     )
 
 
-def _only_kwargs(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+def _arguments(
+    name: str, arguments: dict[str, Any] | None, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> dict[str, Any]:
+    """The call's arguments: the dict `_to_args_and_kwargs` passed, or the keywords of a
+    direct `_run(**arguments)` call."""
     if args:
         msg = (
             f"{name} takes its arguments as a dict (JSON object) matching its schema, "
-            f"got {len(args)} positional value(s)"
+            f"got {len(args)} more positional value(s)"
         )
         raise TypeError(msg)
-    return kwargs
+    if arguments is None:
+        return kwargs
+    return {**arguments, **kwargs} if kwargs else arguments
 
 
 def _partly_successful(data: Any) -> bool:
