@@ -1118,3 +1118,22 @@ async def test_async_custom_tool_without_the_connection_fails_readably(
     assert message.status == "error"
     assert "LOCAL_GITHUB_STAR_REPO raised" in message.content
     assert "No active connection for toolkit 'github'" in message.content  # the model can ask
+
+
+def test_a_router_never_closed_leaks_no_socket_and_its_tools_outlive_it(
+    server: EmulatorServer, user: str
+) -> None:
+    import gc
+    import warnings
+
+    router = ToolRouter(api_key=server.api_key, base_url=server.base_url)
+    tools = router.create_session(user, toolkits=["notes"]).get_tools()
+    del router
+    gc.collect()
+    answer = tools["COMPOSIO_SEARCH_TOOLS"].invoke({"queries": [{"use_case": "create a note"}]})
+    assert "NOTES_CREATE_NOTE" in answer  # the tools keep the clients they need
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        del tools
+        gc.collect()
+    assert not [w for w in caught if issubclass(w.category, ResourceWarning)]
