@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from langchain_toolrouter.emulator.catalog import TAGS, format_validation_error
+from langchain_toolrouter.emulator.definitions import TAGS, format_validation_error
 from langchain_toolrouter.emulator.errors import EmulatorError, bad_request
 from langchain_toolrouter.emulator.policy import tool_allowed
 from langchain_toolrouter.emulator.store import Store

@@ -15,7 +15,8 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 
-from langchain_toolrouter.emulator.catalog import Catalog, format_validation_error
+from langchain_toolrouter.emulator.catalog import Catalog
+from langchain_toolrouter.emulator.definitions import format_validation_error
 from langchain_toolrouter.emulator.errors import EmulatorError, bad_request, session_not_found
 from langchain_toolrouter.emulator.faults import Faults, RequestLog
 from langchain_toolrouter.emulator.mounts import MountStore

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from langchain_toolrouter.emulator.catalog import CatalogTool, ToolContext, ToolFailure, Toolkit
 from langchain_toolrouter.emulator.context import EmulatorState
 from langchain_toolrouter.emulator.customs import CustomTool, resolve_customs
+from langchain_toolrouter.emulator.definitions import CatalogTool, ToolContext, ToolFailure, Toolkit
 from langchain_toolrouter.emulator.errors import EmulatorError, session_not_found
 from langchain_toolrouter.emulator.policy import tool_allowed, toolkit_allowed
 from langchain_toolrouter.emulator.store import ConnectedAccount, SessionRecord, UserState, utc_now

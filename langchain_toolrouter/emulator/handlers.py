@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from langchain_toolrouter.emulator.catalog import ToolContext, ToolFailure
+from langchain_toolrouter.emulator.catalog import split_origin
 from langchain_toolrouter.emulator.config import build_config, check_config, patch_config
 from langchain_toolrouter.emulator.context import (
     api_version,
@@ -25,6 +25,7 @@ from langchain_toolrouter.emulator.context import (
     state_of,
 )
 from langchain_toolrouter.emulator.customs import resolve_customs
+from langchain_toolrouter.emulator.definitions import ToolContext, ToolFailure
 from langchain_toolrouter.emulator.errors import EmulatorError, bad_request, session_not_found
 from langchain_toolrouter.emulator.execution import (
     Outcome,
@@ -598,7 +599,8 @@ async def proxy_execute(request: Request) -> Response:
     if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", endpoint) or endpoint.startswith("//"):
         if state.catalog.toolkit_for_url(endpoint) is not toolkit:
             raise _ssrf_blocked(endpoint, toolkit.slug)
-        endpoint = endpoint[len(toolkit.upstream.rstrip("/")) :] or "/"
+        upstream_path = split_origin(toolkit.upstream.rstrip("/"))[2]
+        endpoint = split_origin(endpoint)[2][len(upstream_path) :] or "/"
     url = urlsplit(endpoint if endpoint.startswith("/") else "/" + endpoint)
     if not toolkit_allowed(record.config, toolkit.slug):
         raise EmulatorError(

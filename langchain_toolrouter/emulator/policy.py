@@ -9,7 +9,8 @@ unless their switch is off (search, multi-execute, manage connections, workbench
 
 from __future__ import annotations
 
-from langchain_toolrouter.emulator.catalog import Catalog, CatalogTool
+from langchain_toolrouter.emulator.catalog import Catalog
+from langchain_toolrouter.emulator.definitions import CatalogTool
 from langchain_toolrouter.wire.models import SessionConfig, TagsConfig
 
 __all__ = [

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from langchain_toolrouter.emulator.catalog import CatalogTool, Toolkit
+from langchain_toolrouter.emulator.definitions import CatalogTool, Toolkit
 from langchain_toolrouter.emulator.policy import meta_tools, preloaded_tools
 from langchain_toolrouter.emulator.store import ConnectedAccount, SessionRecord, Store
 from langchain_toolrouter.wire.models import (

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
-from langchain_toolrouter.emulator.catalog import (
+from langchain_toolrouter.emulator.definitions import (
     ProxyRoute,
     ToolContext,
     ToolFailure,

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from langchain_toolrouter.emulator.catalog import (
+from langchain_toolrouter.emulator.definitions import (
     ProxyRoute,
     ToolContext,
     ToolFailure,
