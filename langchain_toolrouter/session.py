@@ -502,6 +502,13 @@ class ToolRouterSession:
             {"x-api-key": key},
         )
 
+    def mcp_connection(self) -> dict[str, Any]:
+        """The session's MCP server as a connection of langchain-mcp-adapters'
+        `MultiServerMCPClient`: `{"transport": "streamable_http", "url": ..., "headers": ...}`
+        (the key only for an MCP URL on the API's origin, as `mcp` gives it)."""
+        mcp = self.mcp
+        return {"transport": "streamable_http", "url": mcp.url, "headers": dict(mcp.headers)}
+
     @property
     def _client(self) -> ToolRouterClient:
         return self._router.client

@@ -6,11 +6,12 @@ and drive it in-process: our clients take `httpx.Client(transport=sync_transport
 app, but is not an `httpx.Client` our sync client can use). From a shell:
 `python -m langchain_toolrouter.emulator` (or `toolrouter-emulator`).
 
-Error slugs and codes the wire reference does not document (`ToolRouterV2_SessionNotFound`
-4304, `Emulator_*` slugs, ...) are the emulator's own: match on the HTTP status or the error
+Error slugs and codes the service does not document (`ToolRouterV2_SessionNotFound` 4304,
+`Emulator_*` slugs, ...) are the emulator's own: match on the HTTP status or the error
 class, not on those numbers, when code must also run against the real service.
 
-Needs `starlette`, `uvicorn` and `bm25s`: `pip install "langchain-toolrouter[emulator]"`.
+Needs `starlette`, `uvicorn`, `bm25s`, `jsonschema` and `mcp`: `pip install
+"langchain-toolrouter[emulator]"`.
 The library's runtime path never imports this package.
 """
 
@@ -18,6 +19,8 @@ from __future__ import annotations
 
 try:
     import bm25s  # noqa: F401
+    import jsonschema  # noqa: F401
+    import mcp  # noqa: F401
     import starlette  # noqa: F401
     import uvicorn  # noqa: F401
 except ImportError as exc:  # pragma: no cover - exercised only without the extra

@@ -112,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  mount files in {app.state.emulator.mounts.root}")
         print("Press Ctrl+C to stop.", flush=True)
         config = uvicorn.Config(
-            app, host=args.host, port=port, log_level="warning", http="h11", lifespan="off"
+            app, host=args.host, port=port, log_level="warning", http="h11", lifespan="on"
         )
         with contextlib.suppress(KeyboardInterrupt):
             uvicorn.Server(config).run(sockets=[sock])

@@ -1,7 +1,7 @@
 """Per-app state and the per-request steps every handler shares: auth, session lookup, body parsing.
 
 `EmulatorState` is what `create_app` builds and what tests reach through `app.state.emulator` (or
-`EmulatorServer`): the store, mounts, fault rules, request log and search engine.
+`EmulatorServer`): the store, mounts, fault rules, request log, search engine and tool listings.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from langchain_toolrouter.emulator.catalog import Catalog
 from langchain_toolrouter.emulator.definitions import format_validation_error
 from langchain_toolrouter.emulator.errors import EmulatorError, bad_request, session_not_found
 from langchain_toolrouter.emulator.faults import Faults, RequestLog
+from langchain_toolrouter.emulator.listing import ToolListings
 from langchain_toolrouter.emulator.mounts import MountStore
 from langchain_toolrouter.emulator.search import ToolSearch
 from langchain_toolrouter.emulator.store import SessionRecord, Store
@@ -50,6 +51,7 @@ class EmulatorState:
     faults: Faults
     log: RequestLog
     search: ToolSearch = field(default_factory=ToolSearch)
+    listings: ToolListings = field(default_factory=ToolListings)
 
     @property
     def catalog(self) -> Catalog:

@@ -24,8 +24,9 @@ and, at most, on the documented slugs; never on the emulator's numbers.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-__all__ = ["EmulatorError", "bad_request", "session_not_found"]
+__all__ = ["EmulatorError", "bad_request", "error_body", "session_not_found"]
 
 
 class EmulatorError(Exception):
@@ -50,6 +51,21 @@ class EmulatorError(Exception):
         self.suggested_fix = suggested_fix
         self.errors = list(errors)
         self.headers = dict(headers or {})
+
+
+def error_body(error: EmulatorError, request_id: str) -> dict[str, Any]:
+    """The service's error body for `error`: `{"error": {message, code, slug, ...}}`."""
+    return {
+        "error": {
+            "message": error.message,
+            "code": error.code,
+            "slug": error.slug,
+            "status": error.status,
+            "request_id": request_id,
+            "suggested_fix": error.suggested_fix,
+            "errors": error.errors,
+        }
+    }
 
 
 def bad_request(message: str, *, suggested_fix: str, errors: Sequence[str] = ()) -> EmulatorError:
