@@ -43,6 +43,8 @@ __all__ = ["DEFAULT_API_KEY", "build_routes", "create_app"]
 
 #: The key `create_app()` accepts when none is given (an emulator is not a secret store).
 DEFAULT_API_KEY = "ak_emulator_local"
+#: The longest lifetime of a presigned URL, in seconds (S3's limit, 7 days).
+MAX_URL_TTL = 7 * 24 * 3600
 #: How many requests the request log keeps by default (the oldest go first).
 DEFAULT_LOG_SIZE = 10_000
 
@@ -266,7 +268,7 @@ def create_app(
         seed: seeds ids and fault probabilities, so runs repeat exactly.
         data_dir: where mount files live; a temporary directory (removed with the app) if None.
         catalog: the toolkits served; `default_catalog()` if None.
-        url_ttl: lifetime of presigned URLs, in seconds (> 0).
+        url_ttl: lifetime of presigned URLs, in seconds (> 0, at most 7 days).
         signing_secret: HMAC key of presigned URLs: bytes, or a str (UTF-8 encoded); random
             per app if None.
         max_body_bytes: the largest request body accepted (4 MiB by default); a larger one is
@@ -287,6 +289,11 @@ def create_app(
     ttl = check_number(
         "create_app(url_ttl=...)", url_ttl, positive=True, hint="give seconds, e.g. url_ttl=900"
     )
+    if ttl > MAX_URL_TTL:
+        raise ValueError(
+            f"create_app(url_ttl=...) must be at most {MAX_URL_TTL} seconds (7 days, as for S3 "
+            f"presigned URLs), got {url_ttl}"
+        )
     secret = _secret(signing_secret)
     check_integer(
         "create_app(max_body_bytes=...)",

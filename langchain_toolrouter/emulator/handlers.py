@@ -705,7 +705,7 @@ async def create_upload_url(request: Request) -> Response:
     body = await parse_body(request, UploadUrlRequest)
     mounts = state_of(request).mounts
     path = mounts.normalize(body.mount_relative_path)
-    mounts.file_path(record.id, mount_id, path)
+    mounts.check_storable(record.id, mount_id, path)
     url, target = _presigned(request, "PUT", record.id, mount_id, path)
     return _json(UploadUrl(upload_url=url, **target))
 

@@ -76,15 +76,14 @@ async def _execute(request: Request, name: str, arguments: dict[str, Any]) -> di
     """
     _, record = session_for(request)
     path = f"/api/{record.api_version}{EXECUTE.render_path({'session_id': record.id})}"
-    headers = {"x-request-id": request_id_of(request.scope)}
+    headers = {"x-request-id": request_id_of(request.scope), "content-type": "application/json"}
     for header in ("x-api-key", "x-user-api-key"):
         if header in request.headers:
             headers[header] = request.headers[header]
+    # ASCII JSON: text execute refuses (a lone surrogate) reaches it escaped, to be refused there.
+    body = json.dumps({"tool_slug": name, "arguments": arguments}).encode()
     sent = httpx.Request(
-        "POST",
-        base_url(request).rstrip("/") + path,
-        headers=headers,
-        json={"tool_slug": name, "arguments": arguments},
+        "POST", base_url(request).rstrip("/") + path, headers=headers, content=body
     )
     try:
         response = await call_app(request.app, sent)
