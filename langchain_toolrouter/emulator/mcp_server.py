@@ -80,11 +80,10 @@ async def _execute(request: Request, name: str, arguments: dict[str, Any]) -> di
     for header in ("x-api-key", "x-user-api-key"):
         if header in request.headers:
             headers[header] = request.headers[header]
-    # ASCII JSON: text execute refuses (a lone surrogate) reaches it escaped, to be refused there.
-    body = json.dumps({"tool_slug": name, "arguments": arguments}).encode()
-    sent = httpx.Request(
-        "POST", base_url(request).rstrip("/") + path, headers=headers, content=body
-    )
+    # ASCII JSON: text that execute refuses (a lone surrogate) reaches it escaped, and is refused.
+    content = json.dumps({"tool_slug": name, "arguments": arguments}).encode()
+    url = base_url(request).rstrip("/") + path
+    sent = httpx.Request("POST", url, headers=headers, content=content)
     try:
         response = await call_app(request.app, sent)
     except httpx.RemoteProtocolError as exc:
