@@ -14,9 +14,10 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from langchain_toolrouter.emulator.context import authenticate, state_of
+from langchain_toolrouter.emulator.context import authenticate, base_url, state_of
 from langchain_toolrouter.emulator.definitions import Toolkit
 from langchain_toolrouter.emulator.errors import EmulatorError
+from langchain_toolrouter.emulator.execution import connect_url
 from langchain_toolrouter.emulator.store import ConnectedAccount
 
 __all__ = ["connected_account_payload", "get_connected_account", "get_toolkit", "toolkit_payload"]
@@ -26,10 +27,15 @@ _PUBLISHED = "2026-01-01T00:00:00Z"
 _VERSION = "20260101_00"
 
 
-def connected_account_payload(account: ConnectedAccount) -> dict[str, Any]:
-    """A connected account as `GET .../connected_accounts/{id}` answers it."""
+def connected_account_payload(account: ConnectedAccount, redirect_url: str) -> dict[str, Any]:
+    """A connected account as `GET .../connected_accounts/{id}` answers it (`redirect_url`:
+    where the user connects it, while it is INITIATED)."""
     value: dict[str, Any] = {"status": account.status}
-    if account.status == "ACTIVE":
+    if account.status == "INITIATED":
+        value["redirectUrl"] = redirect_url
+        if account.callback_url:
+            value["callbackUrl"] = account.callback_url
+    elif account.status == "ACTIVE":
         # A made-up credential: the service masks real ones; this one opens nothing.
         value["access_token"] = f"emulator-token-{account.id}"
     return {
@@ -103,8 +109,9 @@ async def get_connected_account(request: Request) -> Response:
             suggested_fix="Use the connected_account_id a link (POST .../session/{id}/link) "
             "returned; accounts of another project's API key are not visible.",
         )
+    redirect_url = connect_url(base_url(request), account.link_token)
     with state_of(request).store.lock:  # status and updated_at of one moment
-        payload = connected_account_payload(account)
+        payload = connected_account_payload(account, redirect_url)
     return JSONResponse(payload)
 
 
