@@ -325,7 +325,7 @@ TOOLS = (
     _tool(
         "GITHUB_LIST_REPOSITORIES_FOR_THE_AUTHENTICATED_USER",
         "List repositories for the authenticated user",
-        "Lists repositories the authenticated user owns, sorted and paginated.",
+        "Lists (shows) the repositories the authenticated user owns, sorted and paginated.",
         ListReposArgs,
         list_repos,
         "readOnlyHint",

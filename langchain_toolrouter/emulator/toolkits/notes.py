@@ -148,7 +148,8 @@ TOOLS = (
     _tool(
         "NOTES_KV_SET",
         "Set key-value",
-        "Stores a JSON value under a key in the user's key-value store, replacing any previous value.",
+        "Saves (stores) a JSON value under a key in the user's key-value store, replacing any "
+        "previous value.",
         KvSetArgs,
         kv_set,
         "idempotentHint",
