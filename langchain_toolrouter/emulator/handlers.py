@@ -36,7 +36,7 @@ from langchain_toolrouter.emulator.execution import (
     session_accounts,
     usable_accounts,
 )
-from langchain_toolrouter.emulator.listing import session_tool_items
+from langchain_toolrouter.emulator.listing import encode, session_tools
 from langchain_toolrouter.emulator.meta import run_meta_tool, run_search
 from langchain_toolrouter.emulator.pagination import paginate
 from langchain_toolrouter.emulator.policy import meta_tools, toolkit_allowed
@@ -500,22 +500,22 @@ async def list_tools(request: Request) -> Response:
     _, record = session_for(request)
     query = parse_query(request, ListToolsQuery)
     page = paginate(
-        session_tool_items(state_of(request), record),
+        session_tools(state_of(request), record).encoded,
         cursor=query.cursor,
         limit=query.limit,
         default_limit=TOOLS_MAX_LIMIT,
         max_limit=TOOLS_MAX_LIMIT,
     )
-    # The page is assembled from ready items (a ToolPage model would rebuild each of them).
-    body: dict[str, Any] = {
-        "items": page.items,
+    # The page is joined from items encoded once (encoding them per page was the cost).
+    counters: dict[str, Any] = {
         "current_page": page.current_page,
         "total_items": page.total_items,
         "total_pages": page.total_pages,
     }
     if page.next_cursor:
-        body["next_cursor"] = page.next_cursor
-    return _json(body)
+        counters["next_cursor"] = page.next_cursor
+    body = b'{"items":[' + b",".join(page.items) + b"]," + encode(counters)[1:]
+    return Response(body, media_type="application/json")
 
 
 # --------------------------------------------------------------------------- proxy

@@ -105,24 +105,25 @@ def meta_tool_item(slug: str) -> ToolSchema:
     )
 
 
-def tool_item(tool: CatalogTool, toolkit: Toolkit) -> ToolSchema:
-    """An app tool as `GET .../tools` lists it."""
-    return ToolSchema(
-        slug=tool.slug,
-        name=tool.name,
-        description=tool.description,
-        human_description=tool.description,
-        input_parameters=tool.input_schema,
-        output_parameters=tool.output_schema,
-        toolkit=ToolToolkitRef(slug=toolkit.slug, name=toolkit.name, logo=toolkit.logo),
-        tags=list(tool.tags),
-        scopes=list(tool.scopes),
-        no_auth=toolkit.no_auth,
-        version=tool.version,
-        available_versions=[tool.version],
-        is_deprecated=False,
-        deprecated=_deprecated(toolkit.logo, tool.version),
-    )
+def tool_item(tool: CatalogTool, toolkit: Toolkit) -> dict[str, Any]:
+    """An app tool as `GET .../tools` lists it, as JSON (the `ToolSchema` fields, built
+    directly: validating thousands of schemas into models is what made big listings slow)."""
+    return {
+        "slug": tool.slug,
+        "name": tool.name,
+        "description": tool.description,
+        "human_description": tool.description,
+        "input_parameters": tool.input_schema,
+        "output_parameters": tool.output_schema,
+        "toolkit": {"slug": toolkit.slug, "name": toolkit.name, "logo": toolkit.logo},
+        "tags": list(tool.tags),
+        "scopes": list(tool.scopes),
+        "no_auth": toolkit.no_auth,
+        "version": tool.version,
+        "available_versions": [tool.version],
+        "is_deprecated": False,
+        "deprecated": _deprecated(toolkit.logo, tool.version),
+    }
 
 
 def toolkit_item(
