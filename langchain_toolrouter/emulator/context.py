@@ -132,7 +132,7 @@ async def _json(request: Request) -> Any:
             errors=["(body): invalid JSON"],
         ) from exc
     # Nesting is at most the number of brackets: most bodies need no walk at all.
-    if text.count("[") + text.count("{") > MAX_BODY_DEPTH and _depth_exceeds(data, MAX_BODY_DEPTH):
+    if text.count("[") + text.count("{") > MAX_BODY_DEPTH and _depth_exceeds(text, MAX_BODY_DEPTH):
         raise _too_deep()
     if _SURROGATE_ESCAPE.search(text):
         _refuse_lone_surrogates(data)
@@ -202,16 +202,25 @@ def _too_deep() -> EmulatorError:
     )
 
 
-def _depth_exceeds(value: Any, limit: int) -> bool:
-    """Whether arrays/objects nest deeper than `limit` (iterative: no recursion to exhaust)."""
-    stack = [(value, 1)] if isinstance(value, dict | list) else []
-    while stack:
-        item, depth = stack.pop()
-        if depth > limit:
-            return True
-        children = item.values() if isinstance(item, dict) else item
-        stack.extend([(child, depth + 1) for child in children if isinstance(child, dict | list)])
-    return False
+_INNERMOST = re.compile(r"\{\}|\[\]")
+_QUOTES_AND_BRACKETS = {code: None for code in range(128) if chr(code) not in '"[]{}'}
+
+
+def _depth_exceeds(text: str, limit: int) -> bool:
+    """Whether the arrays/objects of a valid JSON text nest deeper than `limit`.
+
+    Read off the text with string methods, not by walking the parsed value (millions of small
+    objects took seconds): escaped backslashes and quotes out, quotes and brackets alone kept,
+    the strings (every other piece between quotes) dropped; then one level of innermost pairs
+    is removed per pass, and the text nests as deep as the passes it takes to empty.
+    """
+    plain = text.replace("\\\\", "").replace('\\"', "").translate(_QUOTES_AND_BRACKETS)
+    brackets = "".join(plain.split('"')[::2])
+    for _ in range(limit):
+        if not brackets:
+            return False
+        brackets = _INNERMOST.sub("", brackets)
+    return bool(brackets)
 
 
 def validate(model: type[M], data: Any, *, what: str) -> M:

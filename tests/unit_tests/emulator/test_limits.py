@@ -7,10 +7,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from langchain_toolrouter.emulator import EmulatorState, create_app
+from langchain_toolrouter.emulator.context import _depth_exceeds
 from langchain_toolrouter.wire.operations import ALL_OPERATIONS
 from tests.unit_tests.emulator.calls import API_KEY, V31, execute
 from tests.unit_tests.emulator.conftest import SessionFactory
@@ -226,3 +229,27 @@ def test_every_presigned_url_failure_is_403(
         response = anonymous.put(target, params=params, content=b"x")
         assert response.status_code == 403, response.text
         assert response.json()["error"]["slug"] == "Emulator_PresignedUrlRejected"
+
+
+def _depth(value: Any) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+_TRICKY_TEXT = st.text(alphabet='[]{}"\\/ab\n\u00e9\U0001f600', max_size=8)
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | _TRICKY_TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TRICKY_TEXT, inner, max_size=3),
+    max_leaves=30,
+)
+
+
+@given(value=_JSON, limit=st.integers(min_value=0, max_value=8), ascii_only=st.booleans())
+def test_the_nesting_read_off_the_text_is_the_nesting_of_the_value(
+    value: Any, limit: int, ascii_only: bool
+) -> None:
+    text = json.dumps(value, ensure_ascii=ascii_only)
+    assert _depth_exceeds(text, limit) == (_depth(value) > limit)
