@@ -105,7 +105,6 @@ def big_catalog(tools: int) -> Any:
                 name=f"Action {i} of {slug}",
                 description=f"Runs action {i} of the {slug} benchmark toolkit on a record.",
                 toolkit=slug,
-                args_model=None,
                 run=run,
                 input_schema=tool_schema(rng),
             )

@@ -139,8 +139,8 @@ class CatalogTool:
     name: str
     description: str
     toolkit: str
-    args_model: type[BaseModel] | None
     run: ToolFunction
+    args_model: type[BaseModel] | None = field(default=None, kw_only=True)
     tags: tuple[str, ...] = ()
     scopes: tuple[str, ...] = ()
     version: str = "20260101_00"
