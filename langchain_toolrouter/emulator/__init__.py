@@ -30,7 +30,14 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     ) from exc
 
 from langchain_toolrouter.emulator.app import DEFAULT_API_KEY, create_app
-from langchain_toolrouter.emulator.catalog import Catalog, default_catalog
+from langchain_toolrouter.emulator.catalog import (
+    Catalog,
+    CatalogTool,
+    ToolContext,
+    ToolFailure,
+    Toolkit,
+    default_catalog,
+)
 from langchain_toolrouter.emulator.context import EmulatorState
 from langchain_toolrouter.emulator.faults import FaultRule, Faults, RequestLog, RequestRecord
 from langchain_toolrouter.emulator.server import EmulatorServer
@@ -40,6 +47,7 @@ from langchain_toolrouter.emulator.transports import async_transport, sync_trans
 __all__ = [
     "DEFAULT_API_KEY",
     "Catalog",
+    "CatalogTool",
     "EmulatorServer",
     "EmulatorState",
     "FaultRule",
@@ -47,6 +55,9 @@ __all__ = [
     "RequestLog",
     "RequestRecord",
     "Store",
+    "ToolContext",
+    "ToolFailure",
+    "Toolkit",
     "async_transport",
     "create_app",
     "default_catalog",
