@@ -102,8 +102,8 @@ _DOCUMENTED_EXTRAS = frozenset({"require_approval"})
 
 
 def _refuse_unknown_fields(request: BaseModel) -> None:
-    """400 naming each top-level body field the service does not define (wire reference 4.1
-    and 5 list them), rather than storing a misspelt block or silently dropping it."""
+    """400 naming each top-level body field the service does not define, rather than storing a
+    misspelt block or silently dropping it."""
     known = sorted({*type(request).model_fields, *_DOCUMENTED_EXTRAS})
     extra = request.model_extra or {}
     problems = [

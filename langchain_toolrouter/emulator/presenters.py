@@ -167,7 +167,7 @@ def session_payload(
     custom_tools: list[CustomToolEcho] | None = None,
     custom_toolkits: list[CustomToolkitEcho] | None = None,
 ) -> Session:
-    """The session object of create/get/attach/patch (wire reference section 3.3)."""
+    """The session object of create/get/attach/update."""
     experimental = None
     if assistive_prompt or custom_tools or custom_toolkits:
         experimental = SessionExperimental(
