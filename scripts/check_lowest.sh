@@ -38,7 +38,6 @@ PY
 "$venv/bin/python" -m pytest tests -q -p no:cacheprovider \
     --ignore tests/integration_tests/test_agent.py \
     --ignore tests/integration_tests/test_contract_composio_client.py \
-    --ignore tests/integration_tests/test_contract_project_endpoints.py \
     --ignore tests/integration_tests/test_mcp_adapters.py \
     --ignore tests/integration_tests/test_tools_standard.py \
     --ignore tests/unit_tests/langchain/test_tools_standard.py

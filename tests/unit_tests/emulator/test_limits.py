@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 from langchain_toolrouter.emulator import EmulatorState, create_app
 from langchain_toolrouter.emulator.context import _depth_exceeds
 from langchain_toolrouter.wire.operations import ALL_OPERATIONS
-from tests.unit_tests.emulator.calls import API_KEY, V31, execute
+from tests.unit_tests.emulator.calls import API_KEY, V31, asgi_get, execute, receive_nothing
 from tests.unit_tests.emulator.conftest import SessionFactory
 
 LIMIT = 1024
@@ -103,29 +103,17 @@ async def test_ten_thousand_requests_leave_the_log_at_its_bound() -> None:
     log = app.state.emulator.log
     sent: list[dict[str, Any]] = []
 
-    async def receive() -> dict[str, Any]:
-        return {"type": "http.request", "body": b"", "more_body": False}
-
     async def send(message: dict[str, Any]) -> None:
         if message["type"] == "http.response.start":
             sent.append(message)
 
     for index in range(10_000):
-        scope = {
-            "type": "http",
-            "asgi": {"version": "3.0"},
-            "http_version": "1.1",
-            "method": "GET",
-            "scheme": "http",
-            "path": "/api/v3.1/tool_router/session/trs_none",
-            "raw_path": b"/api/v3.1/tool_router/session/trs_none",
-            "query_string": b"",
-            "root_path": "",
-            "headers": [(b"x-api-key", API_KEY.encode()), (b"x-request-id", f"r{index}".encode())],
-            "server": ("emulator", 80),
-            "client": ("127.0.0.1", 1),
-        }
-        await app(scope, receive, send)
+        scope = asgi_get(
+            "/api/v3.1/tool_router/session/trs_none",
+            (b"x-api-key", API_KEY.encode()),
+            (b"x-request-id", f"r{index}".encode()),
+        )
+        await app(scope, receive_nothing, send)
     assert len(sent) == 10_000
     assert {message["status"] for message in sent} == {404}
     assert len(log) == 100
