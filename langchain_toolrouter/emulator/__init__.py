@@ -4,7 +4,9 @@ Start one for tests or notebooks with `EmulatorServer`, or build the ASGI app wi
 and drive it in-process: our clients take `httpx.Client(transport=sync_transport(app))` or
 `httpx.AsyncClient(transport=async_transport(app))` (Starlette's `TestClient` drives the raw
 app, but is not an `httpx.Client` our sync client can use). From a shell:
-`python -m langchain_toolrouter.emulator` (or `toolrouter-emulator`).
+`python -m langchain_toolrouter.emulator` (or `toolrouter-emulator`). Besides the REST API it
+serves MCP at each session's `mcp.url` and the connected-account and toolkit endpoints the
+official SDK polls; docs/emulator.md says what it serves, its limits and what it does not do.
 
 Error slugs and codes the service does not document (`ToolRouterV2_SessionNotFound` 4304,
 `Emulator_*` slugs, ...) are the emulator's own: match on the HTTP status or the error
