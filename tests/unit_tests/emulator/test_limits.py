@@ -241,3 +241,28 @@ def test_the_nesting_read_off_the_text_is_the_nesting_of_the_value(
 ) -> None:
     text = json.dumps(value, ensure_ascii=ascii_only)
     assert _depth_exceeds(text, limit) == (_depth(value) > limit)
+
+
+ODD_SEGMENTS = ["%00", "%ED%A0%80", "%FF", "%E2%80%AE", "x" * 3000, "%2F%2E%2E", "\u00e9"]
+
+
+@pytest.mark.parametrize("segment", ODD_SEGMENTS)
+def test_odd_path_segments_and_queries_are_4xx_on_every_route(
+    client: TestClient, app: Starlette, segment: str
+) -> None:
+    for route in app.routes:
+        methods = getattr(route, "methods", None) or {"GET"}
+        path = route.path.replace("{path:path}", segment)  # type: ignore[attr-defined]
+        for name in ("session_id", "mount_id", "account_id", "toolkit_slug", "link_token"):
+            path = path.replace("{" + name + "}", segment)
+        for method in methods - {"HEAD"}:
+            response = client.request(
+                method,
+                f"{path}?cursor={segment}&limit={segment}&toolkits={segment}&expires={segment}",
+                content=b"\xff\xfe{",
+                headers={
+                    "content-type": "application/json",
+                    "accept": "application/json, text/event-stream",
+                },
+            )
+            assert 400 <= response.status_code < 500, (method, path, response.text)
