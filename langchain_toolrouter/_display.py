@@ -10,13 +10,11 @@ from __future__ import annotations
 import difflib
 import html
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, ClassVar, SupportsIndex, TypeVar, overload
+from typing import Any, TypeVar
 
 from langchain_core.tools import BaseTool
 
 __all__ = [
-    "NamedList",
-    "ToolList",
     "html_table",
     "not_found",
     "text_table",
@@ -115,69 +113,3 @@ def tools_html(tools: Iterable[BaseTool], *, caption: str | None = None) -> str:
 def tools_text(tools: Iterable[BaseTool], *, caption: str | None = None) -> str:
     """A tool list as a text table."""
     return text_table(TOOL_HEADERS, tool_rows(tools), caption=caption)
-
-
-class NamedList(list[_T]):
-    """A list whose items are also found by name: `items["name"]` and `"name" in items`."""
-
-    _kind: ClassVar[str] = "item"
-
-    def get(self, name: str) -> _T | None:  # pragma: no cover - every subclass has its own
-        """The item called `name`, else `None`."""
-        raise NotImplementedError
-
-    def _names(self) -> list[str]:  # pragma: no cover - every subclass has its own
-        raise NotImplementedError
-
-    @overload
-    def __getitem__(self, key: SupportsIndex) -> _T: ...
-    @overload
-    def __getitem__(self, key: slice) -> list[_T]: ...
-    @overload
-    def __getitem__(self, key: str) -> _T: ...
-    def __getitem__(self, key: SupportsIndex | slice | str) -> _T | list[_T]:
-        """`items[0]` as for any list; `items["name"]` finds by name (as `get` does) and
-        raises a `KeyError` naming what is here (and the closest name) when there is none."""
-        if isinstance(key, str):
-            found = self.get(key)
-            if found is None:
-                raise not_found(self._kind, key, self._names())
-            return found
-        return super().__getitem__(key)
-
-    def __contains__(self, item: object) -> bool:
-        """`"name" in items` asks by name (as `get` does); an item, as for any list."""
-        if isinstance(item, str):
-            return self.get(item) is not None
-        return super().__contains__(item)
-
-
-class ToolList(NamedList[BaseTool]):
-    """A list of tools that prints as a table (HTML in Jupyter) and finds tools by name."""
-
-    caption: str | None = None
-    _kind = "tool"
-
-    @property
-    def names(self) -> list[str]:
-        """The tools' names, in order."""
-        return [tool.name for tool in self]
-
-    def get(self, name: str) -> BaseTool | None:
-        """The tool called `name` (or whose slug is `name`), else `None`."""
-        for tool in self:
-            if tool.name == name or getattr(tool, "slug", None) == name:
-                return tool
-        return None
-
-    def _names(self) -> list[str]:
-        return self.names
-
-    def _repr_html_(self) -> str:
-        return tools_html(self, caption=self.caption or f"{len(self)} tools")
-
-    def __str__(self) -> str:
-        return tools_text(self, caption=self.caption or f"{len(self)} tools")
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.names!r})"

@@ -3,7 +3,7 @@
 The service only ever sees a custom tool's *definition* (slug, name, description, schemas),
 so its search can find it and the model can call it by its `LOCAL_...` slug. The code runs
 here, in your process: when the model calls it directly, and when the model names it inside
-`COMPOSIO_MULTI_EXECUTE_TOOL` (wire reference section 10).
+`COMPOSIO_MULTI_EXECUTE_TOOL` (split off the service's share of the call).
 
     from langchain_toolrouter.custom_tools import CustomToolkit, custom_tool
 
@@ -35,16 +35,13 @@ Use `session.authorize("github")` / `wait_for_connection` to connect first.
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import inspect
 import logging
 import re
 import reprlib
-from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from concurrent.futures import ThreadPoolExecutor
-from contextvars import copy_context
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
@@ -54,7 +51,8 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
-from langchain_toolrouter._custom_signature import (
+from langchain_toolrouter._session.blocking import run_coroutine_sync
+from langchain_toolrouter._session.signature import (
     SignatureModel,
     check_injected_fields,
     context_parameter,
@@ -62,12 +60,12 @@ from langchain_toolrouter._custom_signature import (
     injected_parameters,
     signature_model,
 )
-from langchain_toolrouter._results import ToolOutcome
-from langchain_toolrouter._tool_errors import arguments_error_text
+from langchain_toolrouter.errors import CustomSlugError, arguments_error_text
 from langchain_toolrouter.schema.convert import Conversion, json_schema_to_model
 from langchain_toolrouter.schema.errors import ArgsValidationError
 from langchain_toolrouter.schema.pointers import to_pointer
 from langchain_toolrouter.schema.values import NotJSONError, json_copy
+from langchain_toolrouter.types import ToolOutcome
 
 if TYPE_CHECKING:
     from langchain_toolrouter.wire.models import (
@@ -79,7 +77,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_FINAL_SLUG_LENGTH",
-    "CustomSlugError",
     "CustomTool",
     "CustomToolContext",
     "CustomToolkit",
@@ -95,10 +92,6 @@ MAX_FINAL_SLUG_LENGTH = 60
 
 _SLUG = re.compile(r"^[A-Za-z0-9_-]+$")
 _RESERVED_PREFIXES = ("LOCAL_", "COMPOSIO_")
-
-
-class CustomSlugError(ValueError):
-    """A custom tool or toolkit slug breaks the service's rules; the message says how to fix it."""
 
 
 def validate_slug(slug: str, *, what: str = "custom tool") -> str:
@@ -447,10 +440,18 @@ class CustomTool:
         return self._returned(value)
 
     def _raised(self, exc: Exception) -> ToolOutcome:
-        """The failed result of the user's code raising: the model reads it (wire reference
-        section 10.5); an unexpected exception's traceback goes to the log."""
+        """The failed result of the user's code raising: the model reads it, as the service
+        answers a tool that failed. An unexpected exception is one WARNING line in the log; its
+        traceback is logged at DEBUG."""
         if not isinstance(exc, ValidationError | ToolException):
-            _log.warning("custom tool %s raised", self.final_slug, exc_info=True)
+            _log.warning(
+                "custom tool %s raised %s: %s (the model got this error; the traceback is "
+                "logged at DEBUG)",
+                self.final_slug,
+                type(exc).__name__,
+                exc,
+            )
+            _log.debug("custom tool %s: traceback", self.final_slug, exc_info=exc)
         return _failed(self.final_slug, exc)
 
     def _returned(self, value: Any) -> ToolOutcome:
@@ -575,41 +576,6 @@ class CustomTool:
 
 
 _T = TypeVar("_T")
-
-
-def run_coroutine_sync(factory: Callable[[], Coroutine[Any, Any, _T]]) -> _T:
-    """Run the coroutine `factory()` makes to completion from sync code and return its result.
-
-    On a private event loop on this thread when it runs none; otherwise (a sync call made from
-    inside a running loop) on a short-lived worker thread, as blocking this thread's loop on
-    itself would deadlock. The thread's current loop is left as it was (`asyncio.run` would
-    unset it), and the coroutine runs in a copy of the caller's context.
-    """
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return _run_on_private_loop(factory)
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolrouter-async") as pool:
-        return pool.submit(copy_context().run, _run_on_private_loop, factory).result()
-
-
-def _run_on_private_loop(factory: Callable[[], Coroutine[Any, Any, _T]]) -> _T:
-    """`asyncio.run` without touching the thread's current loop: run, then cancel what is
-    left, close async generators (this closes the loop's pooled client) and the executor."""
-    loop = asyncio.new_event_loop()
-    try:
-        return loop.run_until_complete(factory())
-    finally:
-        try:
-            pending = asyncio.all_tasks(loop)
-            for task in pending:
-                task.cancel()
-            if pending:
-                loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
-            loop.run_until_complete(loop.shutdown_asyncgens())
-            loop.run_until_complete(loop.shutdown_default_executor())
-        finally:
-            loop.close()
 
 
 def _outcome(value: Any) -> ToolOutcome:

@@ -1,49 +1,90 @@
-"""Exceptions raised by langchain_toolrouter.
+"""Every exception langchain_toolrouter raises, in one place.
 
-The tree (catch a class, read its fields; never match on message text)::
+Catch a class, read its fields; never match on message text. No exception carries the API
+key: messages, reprs and attributes hold none. The tree::
 
-    ToolRouterError
-    ├── ConfigurationError          bad or missing settings (e.g. no COMPOSIO_API_KEY)
-    ├── RequestValidationError      a request you built is invalid; nothing was sent
-    ├── APIError                    the service answered with an error status
-    │   ├── BadRequestError             400
-    │   ├── AuthenticationError         401
-    │   ├── PermissionDeniedError       403
-    │   ├── NotFoundError               404
-    │   ├── ConflictError               409 (e.g. a stale expected_config_version)
-    │   ├── UnprocessableEntityError    422
-    │   ├── RateLimitError              429 (retry_after)
-    │   └── ServerError                 5xx
-    ├── TransportError              no usable HTTP answer (request_sent says if it may have run)
-    │   ├── ConnectError                the connection was never made; nothing was sent
-    │   ├── RequestTimeoutError         connect, write, read or pool timeout
-    │   └── ConnectionLostError         connection dropped after the request was sent
-    └── ResponseValidationError     a 2xx body that does not fit the expected model
+    Exception
+    ├── ToolRouterError                 base of the errors a program handles
+    │   ├── ConfigurationError          bad or missing settings (e.g. no COMPOSIO_API_KEY); ValueError
+    │   ├── RequestValidationError      a request you built is invalid; nothing was sent; ValueError
+    │   ├── APIError                    the service answered with an error status
+    │   │   ├── BadRequestError             400
+    │   │   ├── AuthenticationError         401
+    │   │   ├── PermissionDeniedError       403
+    │   │   ├── NotFoundError               404
+    │   │   ├── ConflictError               409 (e.g. a stale expected_config_version)
+    │   │   ├── UnprocessableEntityError    422
+    │   │   ├── RateLimitError              429 (retry_after)
+    │   │   └── ServerError                 5xx
+    │   ├── TransportError              no usable HTTP answer (request_sent says if it may have run)
+    │   │   ├── ConnectError                the connection was never made; nothing was sent
+    │   │   ├── RequestTimeoutError         connect, write, read or pool timeout
+    │   │   └── ConnectionLostError         connection dropped after the request was sent
+    │   ├── ResponseValidationError     a 2xx body that does not fit the expected model
+    │   ├── ToolSearchError             the service's tool search failed for the query
+    │   ├── ConnectionTimeoutError      wait_for_connection gave up; TimeoutError
+    │   ├── ConnectionFailedError       the account ended FAILED or EXPIRED; its link is dead
+    │   └── FileTransferError           a presigned upload or download failed
+    ├── ToolRouterToolError             answered to the model as an error ToolMessage
+    │   │                               (LangChain's ToolException; raise_errors=True raises it)
+    │   ├── ToolArgumentsError          the call's arguments do not fit the tool's schema
+    │   ├── ToolExecutionError          the tool ran and reported a failure (in-band)
+    │   ├── ToolNotConnectedError       the toolkit has no active connection; carries the link
+    │   ├── ToolRateLimitError          the service kept answering 429 after the retries
+    │   ├── ToolServiceError            the service refused or failed the request (4xx/5xx)
+    │   └── ToolTransportError          no answer after the retries; request_sent says
+    │                                   whether the call may have run
+    ├── SchemaConversionError           a tool's input schema is not an object schema; ValueError
+    ├── ArgsValidationError             arguments break a tool's schema (.errors); ValueError
+    ├── CustomSlugError                 a custom tool or toolkit slug the service would refuse; ValueError
+    └── AmbiguousSlugError              a bare slug names several custom tools; LookupError
 
-A tool that ran and failed is not an exception: ``ExecuteResult.successful`` says so.
-No exception carries the API key: messages, reprs and attributes hold none.
+The schema errors are defined in `langchain_toolrouter.schema.errors` (the schema layer is pure
+and imports nothing from here) and re-exported. A tool that ran and failed is not an exception
+for the low-level client: ``ExecuteResult.successful`` says so; a LangChain tool answers the
+model with a `ToolExecutionError` message.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+from langchain_core.tools import ToolException
+
+from langchain_toolrouter.schema.errors import ArgsValidationError, SchemaConversionError
 
 __all__ = [
     "APIError",
+    "AmbiguousSlugError",
+    "ArgsValidationError",
     "AuthenticationError",
     "BadRequestError",
     "ConfigurationError",
     "ConflictError",
     "ConnectError",
+    "ConnectionFailedError",
     "ConnectionLostError",
+    "ConnectionTimeoutError",
+    "CustomSlugError",
+    "FileTransferError",
     "NotFoundError",
     "PermissionDeniedError",
     "RateLimitError",
     "RequestTimeoutError",
     "RequestValidationError",
     "ResponseValidationError",
+    "SchemaConversionError",
     "ServerError",
+    "ToolArgumentsError",
+    "ToolExecutionError",
+    "ToolNotConnectedError",
+    "ToolRateLimitError",
     "ToolRouterError",
+    "ToolRouterToolError",
+    "ToolSearchError",
+    "ToolServiceError",
+    "ToolTransportError",
     "TransportError",
     "UnprocessableEntityError",
     "error_class_for_status",
@@ -304,3 +345,214 @@ class ResponseValidationError(ToolRouterError):
             f"{operation}: HTTP {status} response does not fit{target} "
             f"(field {field or '<body>'!r}): {'; '.join(errors)}. Raw body: {shown}"
         )
+
+
+# --------------------------------------------------------------------------- session layer
+
+
+class ToolSearchError(ToolRouterError):
+    """The service's search failed for the query (its message is kept)."""
+
+
+class ConnectionTimeoutError(ToolRouterError, TimeoutError):
+    """`wait_for_connection` gave up: the user did not finish connecting in time."""
+
+    def __init__(self, toolkit: str, timeout: float, status: str | None) -> None:
+        self.toolkit = toolkit
+        self.timeout = timeout
+        self.status = status
+        super().__init__(
+            f"{toolkit} was not connected within {timeout:g}s (status: {status or 'none'}); "
+            "open the link from authorize() and finish connecting, then wait again"
+        )
+
+
+class ConnectionFailedError(ToolRouterError):
+    """`wait_for_connection` stopped: the account ended in a state no waiting can change
+    (`FAILED`, `EXPIRED`); its link is dead."""
+
+    def __init__(self, toolkit: str, status: str) -> None:
+        self.toolkit = toolkit
+        self.status = status
+        super().__init__(
+            f"connecting {toolkit} ended with status {status}: that link can no longer be "
+            f"used; call authorize({toolkit!r}) for a new link, then wait again"
+        )
+
+
+class FileTransferError(ToolRouterError):
+    """An upload to or download from a presigned URL failed.
+
+    Attributes:
+        url_host: The storage host (the URL itself is not kept: it is a bearer credential).
+        status: The HTTP status, when the storage answered.
+    """
+
+    def __init__(self, message: str, *, url_host: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.url_host = url_host
+        self.status = status
+
+
+class CustomSlugError(ValueError):
+    """A custom tool or toolkit slug the service would refuse (checked when it is defined)."""
+
+
+class AmbiguousSlugError(LookupError):
+    """A bare slug names several custom tools; the model must use the `LOCAL_...` slug."""
+
+
+# --------------------------------------------------------------------------- tool answers
+
+
+class ToolRouterToolError(ToolException):
+    """Base of the errors a tool reports to the model instead of crashing the agent.
+
+    Each derives from LangChain's `ToolException`, so a tool with `handle_tool_error` set
+    (the default) answers the model with an error `ToolMessage` (`status="error"`) whose text
+    says what went wrong and how to fix it, and whose artifact is `artifact()` (the same facts
+    as data, e.g. the connect link). With `raise_errors=True` they propagate to the caller,
+    carrying the same facts as attributes. Anything else raised in a tool (a bad API key, a
+    deleted session, a bug) is not one of these and always propagates.
+    """
+
+    def __init__(self, message: str, *, tool: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.tool = tool
+
+    def __str__(self) -> str:
+        return self.message
+
+    def artifact(self) -> dict[str, Any]:
+        """The error as data for the tool message's artifact (same keys as a result, plus
+        `error_type` and the error's own facts)."""
+        return {
+            "successful": False,
+            "data": None,
+            "error": self.message,
+            "log_id": "",
+            "error_type": type(self).__name__,
+            **self._facts(),
+        }
+
+    def _facts(self) -> dict[str, Any]:
+        return {}
+
+
+class ToolArgumentsError(ToolRouterToolError):
+    """The arguments do not match the tool's input schema; nothing was sent.
+
+    `errors` holds one `{path, message, expected}` entry per problem.
+    """
+
+    def __init__(self, *, tool: str, errors: Sequence[Mapping[str, Any]], detail: str) -> None:
+        super().__init__(arguments_error_text(tool, errors, detail), tool=tool)
+        self.errors = [dict(item) for item in errors]
+
+    def _facts(self) -> dict[str, Any]:
+        return {"errors": self.errors}
+
+
+def arguments_error_text(tool: str, errors: Sequence[Mapping[str, Any]], detail: str = "") -> str:
+    """What the model reads about arguments that do not fit a tool: one line per problem.
+
+    The one text for every path: a direct tool call (`ToolArgumentsError`), and a custom tool
+    run by multi-execute or `session.execute` (its failed result's `error`).
+    """
+    lines = [f"Invalid arguments for {tool}; the call was not sent. Fix these and call again:"]
+    for item in errors:
+        path = item.get("path") or "(root)"
+        expected = item.get("expected")
+        line = f"- {path}: {item.get('message', 'invalid value')}"
+        if expected:
+            line += f" (expected {expected})"
+        lines.append(line)
+    if not errors:
+        lines.append(f"- {detail}")
+    return "\n".join(lines)
+
+
+class ToolExecutionError(ToolRouterToolError):
+    """The tool ran and failed; `result` is the full outcome (`successful`, `data`, `error`)."""
+
+    def __init__(self, message: str, *, tool: str, result: Mapping[str, Any]) -> None:
+        super().__init__(message, tool=tool)
+        self.result = dict(result)
+
+    def artifact(self) -> dict[str, Any]:
+        """The tool's full result (`successful`, `data`, `error`, `log_id`, ...)."""
+        return {**self.result, "error_type": type(self).__name__}
+
+
+class ToolNotConnectedError(ToolRouterToolError):
+    """The user has no active connection for the toolkit; `redirect_url` is where to connect."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        tool: str,
+        toolkit: str | None,
+        redirect_url: str | None,
+        connected_account_id: str | None,
+    ) -> None:
+        super().__init__(message, tool=tool)
+        self.toolkit = toolkit
+        self.redirect_url = redirect_url
+        self.connected_account_id = connected_account_id
+
+    def _facts(self) -> dict[str, Any]:
+        return {
+            "toolkit": self.toolkit,
+            "redirect_url": self.redirect_url,
+            "connected_account_id": self.connected_account_id,
+        }
+
+
+class ToolRateLimitError(ToolRouterToolError):
+    """The service is rate limiting; `retry_after` (seconds) is its hint when it gave one."""
+
+    def __init__(self, message: str, *, tool: str, retry_after: float | None) -> None:
+        super().__init__(message, tool=tool)
+        self.retry_after = retry_after
+
+    def _facts(self) -> dict[str, Any]:
+        return {"retry_after": self.retry_after}
+
+
+class ToolServiceError(ToolRouterToolError):
+    """The service refused or failed the call; `status`, `slug` and `suggested_fix` say why."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        tool: str,
+        status: int | None,
+        slug: str | None,
+        suggested_fix: str | None,
+    ) -> None:
+        super().__init__(message, tool=tool)
+        self.status = status
+        self.slug = slug
+        self.suggested_fix = suggested_fix
+
+    def _facts(self) -> dict[str, Any]:
+        return {"status": self.status, "slug": self.slug, "suggested_fix": self.suggested_fix}
+
+
+class ToolTransportError(ToolRouterToolError):
+    """No answer came from the service (connection or timeout) after the client's retries.
+
+    `request_sent` is False only when the request provably never left (the call did not run
+    and may be made again); when True the call may have run, and the text tells the model to
+    check its effect before calling again.
+    """
+
+    def __init__(self, message: str, *, tool: str, request_sent: bool = True) -> None:
+        super().__init__(message, tool=tool)
+        self.request_sent = request_sent
+
+    def _facts(self) -> dict[str, Any]:
+        return {"request_sent": self.request_sent}

@@ -13,48 +13,25 @@ import os
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, overload
 
-import httpx
-
-from langchain_toolrouter._display import html_table, text_table
-from langchain_toolrouter._presigned import (
-    DEFAULT_MAX_DOWNLOAD_BYTES,
-    FileTransferError,
-    aget_bytes,
-    aput_bytes,
-    get_bytes,
-    put_bytes,
+from langchain_toolrouter._session.flows import (
+    Flow,
+    GetBytes,
+    PutBytes,
+    call,
+    pages,
+    run_async,
+    run_sync,
 )
-from langchain_toolrouter.wire.models import MountItem
+from langchain_toolrouter._session.presigned import DEFAULT_MAX_DOWNLOAD_BYTES
+from langchain_toolrouter.client import ToolRouterClient
+from langchain_toolrouter.types import MountItemList
 
 if TYPE_CHECKING:
-    from langchain_toolrouter.client import AsyncToolRouterClient, ToolRouterClient
-    from langchain_toolrouter.session import ToolRouter
+    from langchain_toolrouter._session.runtime import Runtime
 
-__all__ = ["FileTransferError", "MountItemList", "SessionFiles"]
+__all__ = ["SessionFiles"]
 
 _DEFAULT_MIMETYPE = "application/octet-stream"
-_HEADERS = ("path", "size", "last modified")
-
-
-class MountItemList(list[MountItem]):
-    """Files of a mount; prints as a table."""
-
-    @property
-    def paths(self) -> list[str]:
-        """The files' mount-relative paths."""
-        return [item.mount_relative_path for item in self]
-
-    def _rows(self) -> list[tuple[str, str, str]]:
-        return [
-            (i.mount_relative_path, "" if i.size is None else str(i.size), i.last_modified or "")
-            for i in self
-        ]
-
-    def _repr_html_(self) -> str:
-        return html_table(_HEADERS, self._rows(), caption=f"{len(self)} files")
-
-    def __str__(self) -> str:
-        return text_table(_HEADERS, self._rows(), caption=f"{len(self)} files")
 
 
 def _remote_path(path: object, name: str = "remote_path") -> str:
@@ -196,34 +173,26 @@ class SessionFiles:
     an in-process app); they must not carry the API key, which is checked on every transfer.
     """
 
-    def __init__(self, session_id: str, router: ToolRouter, *, mount_id: str = "files") -> None:
+    def __init__(self, rt: Runtime, session_id: str, *, mount_id: str = "files") -> None:
         self.session_id = session_id
         self.mount_id = mount_id
-        self._router = router
-
-    @property
-    def _client(self) -> ToolRouterClient:
-        return self._router.client
-
-    @property
-    def _aclient(self) -> AsyncToolRouterClient:
-        return self._router.aclient
-
-    @property
-    def _storage(self) -> httpx.Client | None:
-        return self._router.storage_client
-
-    @property
-    def _astorage(self) -> httpx.AsyncClient | None:
-        return self._router.astorage_client
-
-    # ------------------------------------------------------------------ sync
+        self._rt = rt
 
     def list(self, prefix: str | None = None) -> MountItemList:
         """Every file of the mount (all pages), optionally under a path prefix."""
+        return run_sync(self._list(prefix), self._rt)
+
+    async def alist(self, prefix: str | None = None) -> MountItemList:
+        """Async twin of `list`."""
+        return await run_async(self._list(prefix), self._rt)
+
+    def _list(self, prefix: str | None) -> Flow[MountItemList]:
         _check_prefix(prefix)
-        items = self._client.iter_mount_items(
-            self.session_id, mount_id=self.mount_id, prefix=prefix
+        items = yield from pages(
+            ToolRouterClient.iter_mount_items,
+            self.session_id,
+            mount_id=self.mount_id,
+            prefix=prefix,
         )
         return MountItemList(items)
 
@@ -248,11 +217,28 @@ class SessionFiles:
             ValueError: no `remote_path` for bytes, an empty one or one leaving the mount.
             FileNotFoundError: no such local file; IsADirectoryError: `source` is a folder.
         """
+        return run_sync(self._upload(source, remote_path, mimetype), self._rt)
+
+    async def aupload(
+        self,
+        source: str | os.PathLike[str] | bytes | bytearray | memoryview,
+        remote_path: str | None = None,
+        *,
+        mimetype: str | None = None,
+    ) -> str:
+        """Async twin of `upload` (the local file is read on the calling thread)."""
+        return await run_async(self._upload(source, remote_path, mimetype), self._rt)
+
+    def _upload(self, source: object, remote_path: object, mimetype: object) -> Flow[str]:
         data, path, content_type = _upload_source(source, remote_path, mimetype)
-        target = self._client.create_upload_url(
-            self.session_id, path, mimetype=content_type, mount_id=self.mount_id
+        target = yield from call(
+            ToolRouterClient.create_upload_url,
+            self.session_id,
+            path,
+            mimetype=content_type,
+            mount_id=self.mount_id,
         )
-        put_bytes(target.upload_url, data, content_type, http_client=self._storage)
+        yield PutBytes(target.upload_url, data, content_type)
         return target.mount_relative_path or path
 
     @overload
@@ -287,43 +273,7 @@ class SessionFiles:
             ValueError: an empty `remote_path`, one leaving the mount, or a negative
                 `max_bytes`; nothing is requested.
         """
-        _check_download(to, max_bytes)
-        url = self._client.create_download_url(
-            self.session_id, _remote_path(remote_path), mount_id=self.mount_id
-        )
-        data = get_bytes(url.download_url, max_bytes=max_bytes, http_client=self._storage)
-        return _deliver(data, to, remote_path)
-
-    def delete(self, remote_path: str) -> None:
-        """Delete a file (deleting a missing file also succeeds)."""
-        self._client.delete_mount_item(
-            self.session_id, _remote_path(remote_path), mount_id=self.mount_id
-        )
-
-    # ------------------------------------------------------------------ async
-
-    async def alist(self, prefix: str | None = None) -> MountItemList:
-        """Async twin of `list`."""
-        _check_prefix(prefix)
-        items = self._aclient.iter_mount_items(
-            self.session_id, mount_id=self.mount_id, prefix=prefix
-        )
-        return MountItemList([item async for item in items])
-
-    async def aupload(
-        self,
-        source: str | os.PathLike[str] | bytes | bytearray | memoryview,
-        remote_path: str | None = None,
-        *,
-        mimetype: str | None = None,
-    ) -> str:
-        """Async twin of `upload` (the local file is read on the calling thread)."""
-        data, path, content_type = _upload_source(source, remote_path, mimetype)
-        target = await self._aclient.create_upload_url(
-            self.session_id, path, mimetype=content_type, mount_id=self.mount_id
-        )
-        await aput_bytes(target.upload_url, data, content_type, http_client=self._astorage)
-        return target.mount_relative_path or path
+        return run_sync(self._download(remote_path, to, max_bytes), self._rt)
 
     @overload
     async def adownload(
@@ -347,16 +297,30 @@ class SessionFiles:
         max_bytes: int = DEFAULT_MAX_DOWNLOAD_BYTES,
     ) -> bytes | Path:
         """Async twin of `download`."""
+        return await run_async(self._download(remote_path, to, max_bytes), self._rt)
+
+    def _download(
+        self, remote_path: str, to: str | os.PathLike[str] | None, max_bytes: int
+    ) -> Flow[bytes | Path]:
         _check_download(to, max_bytes)
-        url = await self._aclient.create_download_url(
+        url = yield from call(
+            ToolRouterClient.create_download_url,
+            self.session_id,
+            _remote_path(remote_path),
+            mount_id=self.mount_id,
+        )
+        data: bytes = yield GetBytes(url.download_url, max_bytes)
+        return _deliver(data, to, remote_path)
+
+    def delete(self, remote_path: str) -> None:
+        """Delete a file (deleting a missing file also succeeds)."""
+        self._rt.client.delete_mount_item(
             self.session_id, _remote_path(remote_path), mount_id=self.mount_id
         )
-        data = await aget_bytes(url.download_url, max_bytes=max_bytes, http_client=self._astorage)
-        return _deliver(data, to, remote_path)
 
     async def adelete(self, remote_path: str) -> None:
         """Async twin of `delete`."""
-        await self._aclient.delete_mount_item(
+        await self._rt.aclient.delete_mount_item(
             self.session_id, _remote_path(remote_path), mount_id=self.mount_id
         )
 

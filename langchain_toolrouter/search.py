@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any, Protocol
 
 from langchain_core.callbacks import (
     AsyncCallbackManagerForRetrieverRun,
@@ -27,12 +27,38 @@ from langchain_core.tools import BaseTool
 from pydantic import ConfigDict, Field, SkipValidation, StrictBool, model_validator
 
 from langchain_toolrouter._arguments import model_arguments, require_session
+from langchain_toolrouter.types import ToolSearchResult
 
-if TYPE_CHECKING:
-    from langchain_toolrouter._search_results import ToolSearchResult
-    from langchain_toolrouter.session import ToolRouterSession
+__all__ = [
+    "SearchableSession",
+    "ToolQuery",
+    "ToolRetriever",
+    "ToolSearch",
+    "parse_query",
+    "tools_to_documents",
+]
 
-__all__ = ["ToolQuery", "ToolRetriever", "ToolSearch", "parse_query", "tools_to_documents"]
+
+class SearchableSession(Protocol):
+    """What search needs of a session (`ToolRouterSession` is one)."""
+
+    @property
+    def session_id(self) -> str:
+        """The session id."""
+        ...
+
+    def search_tools(
+        self, query: str, *, known_fields: str | None = ..., include_related: bool = ...
+    ) -> ToolSearchResult:
+        """Search the session's tools."""
+        ...
+
+    async def asearch_tools(
+        self, query: str, *, known_fields: str | None = ..., include_related: bool = ...
+    ) -> ToolSearchResult:
+        """Async twin of `search_tools`."""
+        ...
+
 
 ToolQuery = str | Mapping[str, Any]
 """A search query: the use case as a string, or `{"query" | "use_case": ..., "known_fields": ...}`."""
@@ -112,7 +138,7 @@ class ToolSearch(Runnable[ToolQuery, list[BaseTool]]):
 
     def __init__(
         self,
-        session: ToolRouterSession,
+        session: SearchableSession,
         *,
         include_related: bool = True,
         limit: int | None = None,

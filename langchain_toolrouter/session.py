@@ -1,117 +1,83 @@
 """`ToolRouter` (the entry point) and `ToolRouterSession` (one session's tools, search, links,
 files and proxy).
 
-Sync methods use the sync client and `a*` methods the async client, both native: no event
-loop is started or borrowed here, so the sync API also works inside a running loop (Jupyter).
-Tool calls are routed by `_dispatch` (custom tools run here, split multi-execute, the service).
+Both are thin faces: each method builds a flow (`_session.flows`) or a call (`_session.calls`)
+and runs it, sync methods with the sync client and `a*` methods with the async one, natively:
+no event loop is started or borrowed, so the sync API also works inside a running loop
+(Jupyter). Sessions receive the router's `Runtime` (clients and settings), never the router.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import time
+import functools
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 import httpx
 from pydantic import SecretStr
 
-from langchain_toolrouter._arguments import check_number, check_text
-from langchain_toolrouter._config import UNSET, TimeoutTypes, Unset
-from langchain_toolrouter._connections import (
-    ConnectionLink,
-    McpConfig,
-    ToolkitInfo,
-    ToolkitList,
-    mcp_config,
-    toolkit_list,
+from langchain_toolrouter._arguments import (
+    check_integer,
+    check_number,
+    check_text,
+    unknown_arguments,
 )
-from langchain_toolrouter._custom_registry import CustomRegistry, CustomToolInput
-from langchain_toolrouter._dispatch import Dispatcher, SessionToolExecutor, is_meta
-from langchain_toolrouter._display import ToolList, html_table, text_table
-from langchain_toolrouter._loop_clients import LoopClients
-from langchain_toolrouter._results import DEFAULT_MAX_CONTENT_CHARS, ToolOutcome
-from langchain_toolrouter._search_results import ToolSearchResult
-from langchain_toolrouter._session_args import session_request
+from langchain_toolrouter._config import UNSET, TimeoutTypes, Unset
+from langchain_toolrouter._display import html_table, text_table
+from langchain_toolrouter._session import connect
+from langchain_toolrouter._session.builder import ToolBuilder, full_schema
+from langchain_toolrouter._session.calls import SessionCalls, is_meta
+from langchain_toolrouter._session.customs import CustomRegistry, CustomToolInput
+from langchain_toolrouter._session.flows import Flow, call, pages, run_async, run_sync
+from langchain_toolrouter._session.loop_clients import LoopClients
+from langchain_toolrouter._session.per_user import UserSessions, UserToolCall, options_key
+from langchain_toolrouter._session.render import DEFAULT_MAX_CONTENT_CHARS
+from langchain_toolrouter._session.runtime import (
+    ConnectionPolicy,
+    OnConnectionRequired,
+    Runtime,
+    ToolOptions,
+    connection_policy,
+)
+from langchain_toolrouter._session.session_args import session_request
 from langchain_toolrouter.client import (
     AsyncToolRouterClient,
     ToolRouterClient,
     _check_http_client,
 )
 from langchain_toolrouter.custom_tools import CustomTool
-from langchain_toolrouter.errors import ConfigurationError, ToolRouterError
+from langchain_toolrouter.errors import ConfigurationError, ToolSearchError
 from langchain_toolrouter.files import SessionFiles
-from langchain_toolrouter.schema import ConversionOptions, SchemaConversionError
+from langchain_toolrouter.schema import ConversionOptions
 from langchain_toolrouter.search import ToolRetriever, ToolSearch
 from langchain_toolrouter.toolkit import ToolRouterToolkit
 from langchain_toolrouter.tools import NameStyle, ToolRouterTool, tool_name_for
+from langchain_toolrouter.types import (
+    ConnectionLink,
+    ConnectionRequest,
+    McpConfig,
+    ToolkitInfo,
+    ToolkitList,
+    ToolList,
+    ToolOutcome,
+    ToolSearchResult,
+)
 from langchain_toolrouter.wire import models as m
 
 if TYPE_CHECKING:
     from langchain_toolrouter.wire.retry import RetryPolicy
 
-__all__ = [
-    "ConnectionFailedError",
-    "ConnectionTimeoutError",
-    "ToolRouter",
-    "ToolRouterSession",
-    "ToolSearchError",
-]
-
-_log = logging.getLogger("langchain_toolrouter")
+__all__ = ["ToolRouter", "ToolRouterSession"]
 
 GET_TOOL_SCHEMAS = "COMPOSIO_GET_TOOL_SCHEMAS"
+SCHEMA_USER_ID = "langchain-toolrouter-schema"
+"""The user of the session `per_user_tools` reads the tool schemas from, unless told another."""
+_SESSION_OPTIONS = (
+    *("toolkits", "tools", "tags", "auth_configs", "connected_accounts", "manage_connections"),
+    *("workbench", "preload", "search", "multi_execute", "multi_account", "experimental"),
+)
 _TOOLS_PAGE = 500
-
-
-class ConnectionTimeoutError(ToolRouterError, TimeoutError):
-    """`wait_for_connection` gave up: the user did not finish connecting in time."""
-
-    def __init__(self, toolkit: str, timeout: float, status: str | None) -> None:
-        self.toolkit = toolkit
-        self.timeout = timeout
-        self.status = status
-        super().__init__(
-            f"{toolkit} was not connected within {timeout:g}s (status: {status or 'none'}); "
-            "open the link from authorize() and finish connecting, then wait again"
-        )
-
-
-class ConnectionFailedError(ToolRouterError):
-    """`wait_for_connection` stopped: the account ended in a state no waiting can change
-    (`FAILED`, `EXPIRED`); its link is dead."""
-
-    def __init__(self, toolkit: str, status: str) -> None:
-        self.toolkit = toolkit
-        self.status = status
-        super().__init__(
-            f"connecting {toolkit} ended with status {status}: that link can no longer be "
-            f"used; call authorize({toolkit!r}) for a new link, then wait again"
-        )
-
-
-#: Account statuses that waiting cannot turn into ACTIVE.
-_ENDED = frozenset(("FAILED", "EXPIRED"))
-
-
-class ToolSearchError(ToolRouterError):
-    """The service's search failed for the query (its message is kept)."""
-
-
-_SchemaT = TypeVar("_SchemaT", m.ToolSchema, m.SearchToolSchema)
-
-
-def _kept(seen: dict[str, _SchemaT], key: str, schema: _SchemaT) -> _SchemaT:
-    """The schema object to build `key`'s tool from: the one kept from an earlier listing or
-    search when it is unchanged (its conversion is then found by identity, and the schema
-    cache does not fill up with a copy per listing), else `schema`, now kept."""
-    previous = seen.get(key)
-    if previous is not None and previous == schema:
-        return previous
-    seen[key] = schema
-    return schema
 
 
 # --------------------------------------------------------------------------- router
@@ -172,6 +138,16 @@ class ToolRouter:
         schema_options: `ConversionOptions` for the model-facing schemas.
         max_content_chars: Cap on the text a model reads per tool call.
         raise_errors: Make tools raise `ToolRouterToolError` instead of answering the model.
+        on_connection_required: What a tool does when its call needs an account the user has
+            not connected: `"message"` (default) answers the model with the link;
+            `"interrupt"` pauses the LangGraph run (`langgraph.types.interrupt`) with a
+            `ConnectionRequest.as_payload()` and, once resumed, waits for the account and makes
+            the call once (needs `langchain-toolrouter[langgraph]`); `"wait"` hands the
+            `ConnectionRequest` to `on_link` and waits for the account (no LangGraph needed).
+            Sessions may override it (`create_session(..., on_connection_required=...)`).
+        connection_timeout: Seconds to wait for the account (`"interrupt"`, `"wait"`).
+        on_link: Called with the `ConnectionRequest` in `"wait"` mode (default: one WARNING
+            on the `langchain_toolrouter` logger); may be async.
 
     Use it as a context manager (`with` / `async with`), or call `close()` / `aclose()`, to
     close every client it opened; clients you passed in stay open.
@@ -202,7 +178,16 @@ class ToolRouter:
         schema_options: ConversionOptions | None = None,
         max_content_chars: int = DEFAULT_MAX_CONTENT_CHARS,
         raise_errors: bool = False,
+        on_connection_required: OnConnectionRequired = "message",
+        connection_timeout: float = 300.0,
+        on_link: Callable[[ConnectionRequest], Any] | None = None,
     ) -> None:
+        connection = connection_policy(
+            ConnectionPolicy(),
+            on_connection_required=on_connection_required,
+            connection_timeout=connection_timeout,
+            on_link=on_link,
+        )
         _check_router_options(
             name_style=name_style,
             schema_options=schema_options,
@@ -213,7 +198,7 @@ class ToolRouter:
         _check_http_client(async_http_client, httpx.AsyncClient, "async_http_client")
         _check_http_client(storage_client, httpx.Client, "storage_client")
         _check_http_client(astorage_client, httpx.AsyncClient, "astorage_client")
-        self._client_options: dict[str, Any] = {
+        client_options: dict[str, Any] = {
             # Kept for the async clients opened later; a SecretStr so it never shows in a repr.
             "api_key": SecretStr(api_key) if isinstance(api_key, str) else api_key,
             "base_url": base_url,
@@ -222,17 +207,29 @@ class ToolRouter:
             "execute_timeout": execute_timeout,
             "retry": retry,
         }
-        self.client = ToolRouterClient(**self._client_options, http_client=http_client)
-        self._aclients = LoopClients(
-            lambda: AsyncToolRouterClient(**self._client_options, http_client=async_http_client),
+        client = ToolRouterClient(**client_options, http_client=http_client)
+        aclients = LoopClients(
+            lambda: AsyncToolRouterClient(**client_options, http_client=async_http_client),
             per_loop=async_http_client is None,
         )
-        self.storage_client = storage_client
-        self.astorage_client = astorage_client
-        self.name_style: NameStyle = name_style
-        self.schema_options = schema_options
-        self.max_content_chars = max_content_chars
-        self.raise_errors = raise_errors
+        self._rt = Runtime(
+            client,
+            aclients,
+            storage_client=storage_client,
+            astorage_client=astorage_client,
+            tools=ToolOptions(
+                name_style=name_style,
+                schema_options=schema_options,
+                max_content_chars=max_content_chars,
+                raise_errors=raise_errors,
+                connection=connection,
+            ),
+        )
+
+    @property
+    def client(self) -> ToolRouterClient:
+        """The sync client."""
+        return self._rt.client
 
     @property
     def aclient(self) -> AsyncToolRouterClient:
@@ -243,17 +240,47 @@ class ToolRouter:
         (a script may call `asyncio.run` twice), closed when that loop shuts down or by
         `aclose()`. A caller's own `async_http_client` is always used as given.
         """
-        return self._aclients.get()
+        return self._rt.aclient
 
     @property
     def api_version(self) -> str:
         """The API version in use (`v3` or `v3.1`)."""
-        return self.client.settings.api_version
+        return self._rt.api_version
 
     @property
     def base_url(self) -> str:
         """The service root."""
-        return self.client.settings.base_url
+        return self._rt.base_url
+
+    @property
+    def storage_client(self) -> httpx.Client | None:
+        """Your httpx client for presigned file URLs, if you gave one."""
+        return self._rt.storage_client
+
+    @property
+    def astorage_client(self) -> httpx.AsyncClient | None:
+        """Your async httpx client for presigned file URLs, if you gave one."""
+        return self._rt.astorage_client
+
+    @property
+    def name_style(self) -> NameStyle:
+        """How slugs become tool names."""
+        return self._rt.tools.name_style
+
+    @property
+    def schema_options(self) -> ConversionOptions | None:
+        """The schema layer's options for model-facing schemas."""
+        return self._rt.tools.schema_options
+
+    @property
+    def max_content_chars(self) -> int:
+        """Cap on the text a model reads per tool call."""
+        return self._rt.tools.max_content_chars
+
+    @property
+    def raise_errors(self) -> bool:
+        """Whether tools raise `ToolRouterToolError`s instead of answering the model."""
+        return self._rt.tools.raise_errors
 
     def close(self) -> None:
         """Close every client this router opened; the router cannot be used afterwards.
@@ -263,13 +290,11 @@ class ToolRouter:
         closed when the loop shuts down (as `asyncio.run` does). In async code prefer
         `aclose()` (or `async with`), which waits. Clients you passed in stay open.
         """
-        self.client.close()
-        self._aclients.close_nowait()
+        self._rt.close()
 
     async def aclose(self) -> None:
         """Close every client this router opened, waiting for the running loop's to close."""
-        self.client.close()
-        await self._aclients.aclose()
+        await self._rt.aclose()
 
     def __enter__(self) -> ToolRouter:
         return self
@@ -288,16 +313,6 @@ class ToolRouter:
 
     # ------------------------------------------------------------------ sessions
 
-    @staticmethod
-    def _create_body(
-        user_id: str, registry: CustomRegistry, options: dict[str, Any]
-    ) -> dict[str, Any]:
-        body = session_request(user_id, **options)
-        inline = registry.inline()
-        if inline is not None:
-            body["experimental"] = {**body.get("experimental", {}), **inline.to_wire()}
-        return body
-
     def create_session(
         self,
         user_id: str,
@@ -315,6 +330,9 @@ class ToolRouter:
         multi_account: bool | Mapping[str, Any] | None = None,
         experimental: Mapping[str, Any] | None = None,
         custom_tools: Iterable[CustomToolInput] | None = None,
+        on_connection_required: OnConnectionRequired | None = None,
+        connection_timeout: float | None = None,
+        on_link: Callable[[ConnectionRequest], Any] | None = None,
     ) -> ToolRouterSession:
         """Create a session for `user_id`.
 
@@ -335,29 +353,27 @@ class ToolRouter:
             experimental: Further `experimental` fields (e.g. `permissions`).
             custom_tools: Custom tools/toolkits (`@custom_tool` functions, `CustomToolkit`,
                 LangChain tools, plain functions).
+            on_connection_required, connection_timeout, on_link: This session's own
+                connection handling (default: the router's; see `ToolRouter`).
         """
         registry = CustomRegistry(custom_tools or ())
-        body = self._create_body(
-            user_id,
-            registry,
-            {
-                "toolkits": toolkits,
-                "tools": tools,
-                "tags": tags,
-                "auth_configs": auth_configs,
-                "connected_accounts": connected_accounts,
-                "manage_connections": manage_connections,
-                "workbench": workbench,
-                "preload": preload,
-                "search": search,
-                "multi_execute": multi_execute,
-                "multi_account": multi_account,
-                "experimental": experimental,
-            },
-        )
-        session = self.client.create_session(body)
-        registry.apply_echo(session.experimental)
-        return ToolRouterSession(self, session, registry)
+        options = {
+            "toolkits": toolkits,
+            "tools": tools,
+            "tags": tags,
+            "auth_configs": auth_configs,
+            "connected_accounts": connected_accounts,
+            "manage_connections": manage_connections,
+            "workbench": workbench,
+            "preload": preload,
+            "search": search,
+            "multi_execute": multi_execute,
+            "multi_account": multi_account,
+            "experimental": experimental,
+        }
+        policy = self._policy(on_connection_required, connection_timeout, on_link)
+        session = run_sync(_create(user_id, registry, options), self._rt)
+        return ToolRouterSession(self._rt, session, registry, policy)
 
     async def acreate_session(
         self,
@@ -376,39 +392,38 @@ class ToolRouter:
         multi_account: bool | Mapping[str, Any] | None = None,
         experimental: Mapping[str, Any] | None = None,
         custom_tools: Iterable[CustomToolInput] | None = None,
+        on_connection_required: OnConnectionRequired | None = None,
+        connection_timeout: float | None = None,
+        on_link: Callable[[ConnectionRequest], Any] | None = None,
     ) -> ToolRouterSession:
         """Async twin of `create_session`."""
         registry = CustomRegistry(custom_tools or ())
-        body = self._create_body(
-            user_id,
-            registry,
-            {
-                "toolkits": toolkits,
-                "tools": tools,
-                "tags": tags,
-                "auth_configs": auth_configs,
-                "connected_accounts": connected_accounts,
-                "manage_connections": manage_connections,
-                "workbench": workbench,
-                "preload": preload,
-                "search": search,
-                "multi_execute": multi_execute,
-                "multi_account": multi_account,
-                "experimental": experimental,
-            },
-        )
-        session = await self.aclient.create_session(body)
-        registry.apply_echo(session.experimental)
-        return ToolRouterSession(self, session, registry)
-
-    @staticmethod
-    def _attach_args(registry: CustomRegistry) -> dict[str, Any]:
-        inline = registry.inline()
-        assert inline is not None
-        return {"custom_tools": inline.custom_tools, "custom_toolkits": inline.custom_toolkits}
+        options = {
+            "toolkits": toolkits,
+            "tools": tools,
+            "tags": tags,
+            "auth_configs": auth_configs,
+            "connected_accounts": connected_accounts,
+            "manage_connections": manage_connections,
+            "workbench": workbench,
+            "preload": preload,
+            "search": search,
+            "multi_execute": multi_execute,
+            "multi_account": multi_account,
+            "experimental": experimental,
+        }
+        policy = self._policy(on_connection_required, connection_timeout, on_link)
+        session = await run_async(_create(user_id, registry, options), self._rt)
+        return ToolRouterSession(self._rt, session, registry, policy)
 
     def get_session(
-        self, session_id: str, *, custom_tools: Iterable[CustomToolInput] | None = None
+        self,
+        session_id: str,
+        *,
+        custom_tools: Iterable[CustomToolInput] | None = None,
+        on_connection_required: OnConnectionRequired | None = None,
+        connection_timeout: float | None = None,
+        on_link: Callable[[ConnectionRequest], Any] | None = None,
     ) -> ToolRouterSession:
         """Resume a session with the custom tools it was created with.
 
@@ -417,26 +432,185 @@ class ToolRouter:
         operation).
         """
         registry = CustomRegistry(custom_tools or ())
-        if registry and self.api_version == "v3.1":
-            session = self.client.attach(session_id, **self._attach_args(registry))
-        else:
-            session = self.client.get_session(session_id)
-        registry.apply_echo(session.experimental)
+        policy = self._policy(on_connection_required, connection_timeout, on_link)
+        session = run_sync(_resume(session_id, registry, self.api_version), self._rt)
         _warn_echo_mismatch(registry, session)
-        return ToolRouterSession(self, session, registry)
+        return ToolRouterSession(self._rt, session, registry, policy)
 
     async def aget_session(
-        self, session_id: str, *, custom_tools: Iterable[CustomToolInput] | None = None
+        self,
+        session_id: str,
+        *,
+        custom_tools: Iterable[CustomToolInput] | None = None,
+        on_connection_required: OnConnectionRequired | None = None,
+        connection_timeout: float | None = None,
+        on_link: Callable[[ConnectionRequest], Any] | None = None,
     ) -> ToolRouterSession:
         """Async twin of `get_session`."""
         registry = CustomRegistry(custom_tools or ())
-        if registry and self.api_version == "v3.1":
-            session = await self.aclient.attach(session_id, **self._attach_args(registry))
-        else:
-            session = await self.aclient.get_session(session_id)
-        registry.apply_echo(session.experimental)
+        policy = self._policy(on_connection_required, connection_timeout, on_link)
+        session = await run_async(_resume(session_id, registry, self.api_version), self._rt)
         _warn_echo_mismatch(registry, session)
-        return ToolRouterSession(self, session, registry)
+        return ToolRouterSession(self._rt, session, registry, policy)
+
+    def per_user_tools(
+        self,
+        *,
+        custom_tools: Iterable[CustomToolInput] | None = None,
+        on_connection_required: OnConnectionRequired | None = None,
+        connection_timeout: float | None = None,
+        on_link: Callable[[ConnectionRequest], Any] | None = None,
+        session_store: Any = None,
+        max_sessions: int = 1024,
+        session_max_age: float = 3600.0,
+        schema_user_id: str = SCHEMA_USER_ID,
+        **session_options: Any,
+    ) -> ToolList:
+        """Tools for one agent that serves many users: each call runs in its user's session.
+
+        The tools are the meta tools (and preloaded tools, and custom tools) of a session made
+        with `session_options` (`create_session`'s: `toolkits`, `manage_connections`, ...). The
+        session of each call is chosen from the run: `config["configurable"]["user_id"]`, else
+        LangGraph's runtime context (`context.user_id`, or `context["user_id"]`, as
+        `create_agent(context_schema=...)` passes it), else the LangGraph server's
+        authenticated user (`config["configurable"]["langgraph_auth_user"]`, its
+        `identity`). A call that names no user is answered with an error saying where it
+        looked. A user's session is made on their first call (concurrent first calls make one)
+        and kept in this process (at most `max_sessions`, each reused for
+        `session_max_age` seconds, then looked up again); one user's session is never used
+        for another.
+
+        To read the tool schemas, building the list creates one session, for the user
+        `schema_user_id` (default `"langchain-toolrouter-schema"`, a user id that exists only
+        for this; on the real service pass one of your own users' ids instead).
+
+        Args:
+            custom_tools, on_connection_required, connection_timeout, on_link: As for
+                `create_session`, for every user's session.
+            session_store: A LangGraph `BaseStore` (e.g. `InMemoryStore`, or a Postgres store
+                shared by several workers): a user's session id is kept there, and a worker
+                that has no session for the user resumes that one instead of making another.
+            max_sessions: Sessions kept in this process.
+            session_max_age: Seconds a kept session is reused before it is looked up again.
+            schema_user_id: The user of the session the schemas are read from.
+            **session_options: `create_session`'s options.
+
+        Raises:
+            TypeError: an unknown session option (named, with the closest known one).
+        """
+        flow = self._per_user(
+            custom_tools,
+            (on_connection_required, connection_timeout, on_link),
+            session_store,
+            (max_sessions, session_max_age, schema_user_id),
+            session_options,
+        )
+        return run_sync(flow, self._rt)
+
+    async def aper_user_tools(
+        self,
+        *,
+        custom_tools: Iterable[CustomToolInput] | None = None,
+        on_connection_required: OnConnectionRequired | None = None,
+        connection_timeout: float | None = None,
+        on_link: Callable[[ConnectionRequest], Any] | None = None,
+        session_store: Any = None,
+        max_sessions: int = 1024,
+        session_max_age: float = 3600.0,
+        schema_user_id: str = SCHEMA_USER_ID,
+        **session_options: Any,
+    ) -> ToolList:
+        """Async twin of `per_user_tools`."""
+        flow = self._per_user(
+            custom_tools,
+            (on_connection_required, connection_timeout, on_link),
+            session_store,
+            (max_sessions, session_max_age, schema_user_id),
+            session_options,
+        )
+        return await run_async(flow, self._rt)
+
+    def _per_user(
+        self,
+        custom_tools: Iterable[CustomToolInput] | None,
+        connection: tuple[object, object, object],
+        store: Any,
+        limits: tuple[object, object, object],
+        options: dict[str, Any],
+    ) -> Flow[ToolList]:
+        """Make the schema session, list its tools, and build them on a `UserSessions`."""
+        unknown_arguments("per_user_tools", options, _SESSION_OPTIONS)
+        if store is not None and not all(
+            callable(getattr(store, name, None)) for name in ("get", "put", "aget", "aput")
+        ):
+            msg = (
+                "session_store must be a LangGraph BaseStore (e.g. "
+                "langgraph.store.memory.InMemoryStore()), or None; got "
+                f"{type(store).__name__}"
+            )
+            raise TypeError(msg)
+        max_sessions = check_integer("max_sessions", limits[0], minimum=1)
+        max_age = check_number("session_max_age (seconds)", limits[1], minimum=0, infinite=True)
+        schema_user = check_text("schema_user_id", limits[2], hint="a user id")
+        registry = CustomRegistry(custom_tools or ())
+        policy = self._policy(*connection)
+        inline = registry.inline()
+        key = options_key(
+            {**session_request(schema_user, **options), "custom": inline and inline.to_wire()}
+        )
+        api_version = self.api_version
+        sessions = UserSessions(
+            self._rt,
+            create=lambda user: _create(user, registry, options),
+            resume=lambda session_id: _resume(session_id, registry, api_version),
+            registry=registry,
+            options_key=key,
+            policy=policy,
+            max_sessions=max_sessions,
+            max_age=max_age,
+            store=store,
+        )
+        template = yield from _create(schema_user, registry, options)
+        schemas = yield from pages(
+            ToolRouterClient.iter_tools, template.session_id, limit=_TOOLS_PAGE
+        )
+        builder = ToolBuilder(self._rt, functools.partial(UserToolCall, sessions), registry, None)
+        return builder.listed(schemas, registry.preloaded())
+
+    def _policy(self, mode: object, timeout: object, on_link: object) -> ConnectionPolicy:
+        return connection_policy(
+            self._rt.tools.connection,
+            on_connection_required=mode,
+            connection_timeout=timeout,
+            on_link=on_link,
+        )
+
+
+def _create(user_id: str, registry: CustomRegistry, options: dict[str, Any]) -> Flow[m.Session]:
+    """Create a session with the custom tools' definitions inline; take their final slugs."""
+    body = session_request(user_id, **options)
+    inline = registry.inline()
+    if inline is not None:
+        body["experimental"] = {**body.get("experimental", {}), **inline.to_wire()}
+    session = yield from call(ToolRouterClient.create_session, body)
+    registry.apply_echo(session.experimental)
+    return session
+
+
+def _resume(session_id: str, registry: CustomRegistry, api_version: str) -> Flow[m.Session]:
+    """Read a session back, or attach the custom tools under v3.1 (the service keeps none)."""
+    inline = registry.inline() if api_version == "v3.1" else None
+    if inline is not None:
+        session = yield from call(
+            ToolRouterClient.attach,
+            session_id,
+            custom_tools=inline.custom_tools,
+            custom_toolkits=inline.custom_toolkits,
+        )
+    else:
+        session = yield from call(ToolRouterClient.get_session, session_id)
+    registry.apply_echo(session.experimental)
+    return session
 
 
 # --------------------------------------------------------------------------- session
@@ -449,20 +623,21 @@ class ToolRouterSession:
 
     Attributes:
         files: The session's files (`SessionFiles`).
-        skipped_tools: `(slug, reason)` for each tool whose schema could not be converted,
-            or whose `name_style="safe"` name another tool already has (the other tools
-            still load).
     """
 
-    def __init__(self, router: ToolRouter, session: m.Session, registry: CustomRegistry) -> None:
-        self._router = router
+    def __init__(
+        self,
+        rt: Runtime,
+        session: m.Session,
+        registry: CustomRegistry,
+        policy: ConnectionPolicy | None = None,
+    ) -> None:
+        self._rt = rt
         self._session = session
         self._registry = registry
-        self._schemas: dict[str, m.ToolSchema] = {}
-        self._found: dict[str, m.SearchToolSchema] = {}  # the last schema search gave per slug
-        self._dispatch = Dispatcher(router, session.session_id, session.config.user_id, registry)
-        self.files = SessionFiles(session.session_id, router)
-        self.skipped_tools: list[tuple[str, str]] = []
+        self._calls = SessionCalls(rt, session.session_id, session.config.user_id, registry, policy)
+        self._tools = ToolBuilder(rt, self._calls.tool, registry, session.session_id)
+        self.files = SessionFiles(rt, session.session_id)
 
     # ------------------------------------------------------------------ facts
 
@@ -492,14 +667,17 @@ class ToolRouterSession:
         return list(self._registry.tools)
 
     @property
+    def skipped_tools(self) -> list[tuple[str, str]]:
+        """`(slug, reason)` for each tool whose schema could not be converted, or whose
+        `name_style="safe"` name another tool already has (the other tools still load)."""
+        return self._tools.skipped
+
+    @property
     def mcp(self) -> McpConfig:
         """MCP endpoint; auth headers only when it has the API's origin."""
-        key = self._router.client.settings.api_key.get_secret_value()
-        return mcp_config(
-            self._session.mcp.url,
-            self._session.mcp.type,
-            self._router.base_url,
-            {"x-api-key": key},
+        key = self._rt.client.settings.api_key.get_secret_value()
+        return McpConfig.for_session(
+            self._session.mcp.url, self._session.mcp.type, self._rt.base_url, {"x-api-key": key}
         )
 
     def mcp_connection(self) -> dict[str, Any]:
@@ -509,120 +687,7 @@ class ToolRouterSession:
         mcp = self.mcp
         return {"transport": "streamable_http", "url": mcp.url, "headers": dict(mcp.headers)}
 
-    @property
-    def _client(self) -> ToolRouterClient:
-        return self._router.client
-
-    @property
-    def _aclient(self) -> AsyncToolRouterClient:
-        return self._router.aclient
-
-    def _inline(self) -> m.InlineCustomTools | None:
-        """Custom definitions to send with this call (every call under v3.1)."""
-        return self._dispatch.inline()
-
-    # ------------------------------------------------------------------ building tools
-
-    def _make_tool(
-        self,
-        slug: str,
-        description: str | None,
-        input_schema: Mapping[str, Any] | None,
-        *,
-        toolkit: str | None,
-        kind: str,
-        tags: Sequence[str] = (),
-        output_schema: Mapping[str, Any] | None = None,
-    ) -> ToolRouterTool | None:
-        """A LangChain tool for one slug; `None` (and a warning) if its schema cannot convert."""
-        metadata: dict[str, Any] = {
-            "slug": slug,
-            "toolkit": toolkit,
-            "kind": kind,
-            "tags": list(tags),
-            "read_only": "readOnlyHint" in tags,
-            "destructive": "destructiveHint" in tags,
-            "output_schema": dict(output_schema) if output_schema else None,
-            "session_id": self.session_id,
-        }
-        router = self._router
-        try:
-            return ToolRouterTool(
-                name=tool_name_for(slug, router.name_style),
-                slug=slug,
-                description=description or slug,
-                input_json_schema=input_schema or {"type": "object", "properties": {}},
-                executor=SessionToolExecutor(self._dispatch, slug, toolkit),
-                metadata=metadata,
-                schema_options=router.schema_options,
-                max_content_chars=router.max_content_chars,
-                handle_tool_error=not router.raise_errors,
-            )
-        except SchemaConversionError as exc:
-            self._skip(slug, f"its input schema cannot be used ({exc})")
-            return None
-
-    def _schema_tool(self, schema: m.ToolSchema) -> ToolRouterTool | None:
-        return self._make_tool(
-            schema.slug,
-            schema.description,
-            schema.input_parameters,
-            toolkit=schema.toolkit.slug if schema.toolkit else None,
-            kind="meta" if is_meta(schema.slug) else "app",
-            tags=schema.tags,
-            output_schema=schema.output_parameters,
-        )
-
-    def _custom_lc_tool(self, custom: CustomTool) -> ToolRouterTool | None:
-        return self._make_tool(
-            custom.final_slug,
-            custom.description,
-            custom.input_schema,
-            toolkit=custom.toolkit or custom.extends_toolkit,
-            kind="custom",
-            output_schema=custom.output_schema,
-        )
-
-    def _tool_list(
-        self, schemas: Iterable[m.ToolSchema], include_custom: Literal["preloaded", "all"]
-    ) -> ToolList:
-        if include_custom not in ("preloaded", "all"):
-            msg = f"include_custom must be 'preloaded' or 'all', got {include_custom!r}"
-            raise ValueError(msg)
-        tools: list[ToolRouterTool] = []
-        seen: set[str] = set()
-        for schema in schemas:
-            key = schema.slug.upper()
-            if key in seen or self._registry.resolve_exact(schema.slug) is not None:
-                continue  # a custom tool echoed by the service is built from our definition
-            seen.add(key)
-            tool = self._schema_tool(_kept(self._schemas, key, schema))
-            if tool is not None:
-                tools.append(tool)
-        customs = self._registry.tools if include_custom == "all" else self._registry.preloaded()
-        for custom in customs:
-            tool = self._custom_lc_tool(custom)
-            if tool is not None:
-                tools.append(tool)
-        result = ToolList(self._distinct_names(tools))
-        result.caption = f"{len(result)} tools of session {self.session_id}"
-        return result
-
-    def _distinct_names(self, tools: Iterable[ToolRouterTool]) -> list[ToolRouterTool]:
-        """The tools minus any whose name an earlier one has (logged, and in `skipped_tools`):
-        `name_style="safe"` can give two slugs one name (`GET.USER`, `GET_USER`), and a model
-        could only ever call the first."""
-        kept: dict[str, ToolRouterTool] = {}
-        for tool in tools:
-            first = kept.setdefault(tool.name, tool)
-            if first is not tool:
-                why = (
-                    f"its name {tool.name!r} is also the name of {first.slug} "
-                    f"(name_style={self._router.name_style!r}); use name_style='exact' "
-                    "to offer both"
-                )
-                self._skip(tool.slug, why)
-        return list(kept.values())
+    # ------------------------------------------------------------------ tools
 
     def get_tools(self, *, include_custom: Literal["preloaded", "all"] = "preloaded") -> ToolList:
         """Every tool of the session as LangChain tools.
@@ -631,15 +696,21 @@ class ToolRouterSession:
         plus the custom tools: the preloaded ones by default (the others are found through
         search, as on the service), or all of them with `include_custom="all"`.
         """
-        schemas = self._client.iter_tools(self.session_id, limit=_TOOLS_PAGE)
-        return self._tool_list(schemas, include_custom)
+        return run_sync(self._listed(include_custom), self._rt)
 
     async def aget_tools(
         self, *, include_custom: Literal["preloaded", "all"] = "preloaded"
     ) -> ToolList:
         """Async twin of `get_tools`."""
-        items = self._aclient.iter_tools(self.session_id, limit=_TOOLS_PAGE)
-        return self._tool_list([schema async for schema in items], include_custom)
+        return await run_async(self._listed(include_custom), self._rt)
+
+    def _listed(self, include_custom: Literal["preloaded", "all"]) -> Flow[ToolList]:
+        if include_custom not in ("preloaded", "all"):
+            msg = f"include_custom must be 'preloaded' or 'all', got {include_custom!r}"
+            raise ValueError(msg)
+        schemas = yield from pages(ToolRouterClient.iter_tools, self.session_id, limit=_TOOLS_PAGE)
+        customs = self._registry.tools if include_custom == "all" else self._registry.preloaded()
+        return self._tools.listed(schemas, customs)
 
     def as_toolkit(
         self, *, include: Sequence[str] | None = None, exclude: Sequence[str] = ()
@@ -647,108 +718,50 @@ class ToolRouterSession:
         """This session as a `ToolRouterToolkit` (with include/exclude filters)."""
         return ToolRouterToolkit(session=self, include=include, exclude=exclude)
 
+    def tool(self, slug: str) -> ToolRouterTool:
+        """One tool by slug: a custom tool, a tool already listed or found, or fetched
+        (meta tools from the session's tool list, app tools with `COMPOSIO_GET_TOOL_SCHEMAS`).
+
+        Raises:
+            LookupError: the session has no such tool.
+        """
+        return run_sync(self._one_tool(slug), self._rt)
+
+    async def atool(self, slug: str) -> ToolRouterTool:
+        """Async twin of `tool`."""
+        return await run_async(self._one_tool(slug), self._rt)
+
+    def _one_tool(self, slug: str) -> Flow[ToolRouterTool]:
+        check_text("the tool slug", slug, hint="e.g. 'GITHUB_CREATE_AN_ISSUE'")
+        built = self._tools.known(slug)
+        reason = None
+        if built is False and is_meta(slug):
+            yield from self._listed("preloaded")
+            built = self._tools.known(slug)
+        elif built is False:
+            result = yield from call(
+                ToolRouterClient.execute_meta,
+                self.session_id,
+                GET_TOOL_SCHEMAS,
+                {"tool_slugs": [slug]},
+                experimental=self._calls.inline(),
+            )
+            fetched = _read_schemas(result)
+            key = next((k for k in fetched if k.upper() == slug.upper()), None)
+            built = False if key is None else self._tools.found(key, fetched[key])
+            reason = result.error
+        if built is False:
+            msg = f"no tool {slug!r} in session {self.session_id}: {reason or 'unknown slug'}"
+            hint = self._registry.missing_hint(slug)
+            if hint is not None:
+                msg += f" {hint}"
+            raise LookupError(msg)
+        if built is None or built is True:
+            msg = f"tool {slug!r} has an input schema that cannot be used; see skipped_tools"
+            raise LookupError(msg)
+        return built
+
     # ------------------------------------------------------------------ search
-
-    def _search_body(self, query: str, known_fields: str | None) -> list[dict[str, Any]]:
-        # Refused as ToolSearch refuses it: a blank use case finds nothing meaningful.
-        entry: dict[str, Any] = {
-            "use_case": check_text("the tool search query", query, hint="e.g. 'create a note'")
-        }
-        if known_fields is not None and known_fields != "":  # "" is "nothing known"
-            entry["known_fields"] = check_text(
-                "known_fields", known_fields, hint="e.g. 'repo:hello-world, owner:alice'"
-            )
-        return [entry]
-
-    def _search_slugs(
-        self, response: m.SearchResponse, include_related: bool
-    ) -> tuple[list[str], list[str], list[str]]:
-        """`(ordered slugs, primary slugs, slugs whose schema must be fetched)`."""
-        if not response.results:
-            raise ToolSearchError(response.error or "the service's search returned no result")
-        result = response.results[0]
-        if result.error and not result.primary_tool_slugs:
-            raise ToolSearchError(result.error)
-        ordered: list[str] = []
-        for slug in [
-            *result.primary_tool_slugs,
-            *(result.related_tool_slugs if include_related else []),
-        ]:
-            if slug not in ordered:
-                ordered.append(slug)
-        missing = [
-            slug
-            for slug in ordered
-            if self._registry.resolve_exact(slug) is None
-            and not _full_schema(response.tool_schemas.get(slug))
-            and slug.upper() not in self._schemas
-        ]
-        return ordered, list(result.primary_tool_slugs), missing
-
-    def _search_result(
-        self,
-        query: str,
-        response: m.SearchResponse,
-        ordered: list[str],
-        primary: list[str],
-        fetched: Mapping[str, m.SearchToolSchema],
-    ) -> ToolSearchResult:
-        tools: list[ToolRouterTool] = []
-        for slug in ordered:
-            found = response.tool_schemas.get(slug)
-            if not _full_schema(found):
-                found = fetched.get(slug) or found
-            tool = self._tool_for(slug, found)
-            if tool is not None:
-                tools.append(tool)
-        connected = {
-            status.toolkit: status.has_active_connection
-            for status in response.toolkit_connection_statuses
-        }
-        return ToolSearchResult(
-            self._distinct_names(tools),
-            query=query,
-            primary=[tool_name_for(s, self._router.name_style) for s in primary],
-            connected=connected,
-            response=response,
-        )
-
-    def _tool_for(self, slug: str, found: m.SearchToolSchema | None) -> ToolRouterTool | None:
-        custom = self._registry.resolve_exact(slug)
-        if custom is not None:
-            return self._custom_lc_tool(custom)
-        if _full_schema(found):
-            assert found is not None
-            found = _kept(self._found, slug, found)
-            return self._make_tool(
-                slug,
-                found.description,
-                found.input_schema,
-                toolkit=found.toolkit,
-                kind="meta" if is_meta(slug) else "app",
-                output_schema=found.output_schema,
-            )
-        cached = self._schemas.get(slug.upper())
-        if cached is not None:
-            return self._schema_tool(cached)
-        self._skip(slug, "search found it, but its schema is not available from the service")
-        return None
-
-    def _skip(self, slug: str, why: str) -> None:
-        """Record (once; tools are listed again and again) and log a tool that is left out."""
-        if (slug, why) not in self.skipped_tools:
-            _log.warning("tool %s is skipped: %s", slug, why)
-            self.skipped_tools.append((slug, why))
-
-    def _schemas_args(self, missing: list[str]) -> dict[str, Any]:
-        return {"tool_slugs": missing}
-
-    @staticmethod
-    def _read_schemas(result: m.ExecuteResult) -> dict[str, m.SearchToolSchema]:
-        raw = result.data.get("tool_schemas") if result.data else None
-        if not isinstance(raw, Mapping):
-            return {}
-        return {slug: m.SearchToolSchema.model_validate(entry) for slug, entry in raw.items()}
 
     def search_tools(
         self,
@@ -768,24 +781,12 @@ class ToolRouterSession:
             known_fields: Known inputs as `"key:value, key:value"`.
             include_related: Also return related tools.
             model: The calling model's name (a hint for the service).
+
+        Raises:
+            ToolSearchError: the service's search failed for the query.
         """
-        response = self._client.search(
-            self.session_id,
-            self._search_body(query, known_fields),
-            model=model,
-            experimental=self._inline(),
-        )
-        ordered, primary, missing = self._search_slugs(response, include_related)
-        fetched: dict[str, m.SearchToolSchema] = {}
-        if missing:
-            result = self._client.execute_meta(
-                self.session_id,
-                GET_TOOL_SCHEMAS,
-                self._schemas_args(missing),
-                experimental=self._inline(),
-            )
-            fetched = self._read_schemas(result)
-        return self._search_result(query, response, ordered, primary, fetched)
+        flow = self._search(query, known_fields, include_related, model)
+        return run_sync(flow, self._rt)
 
     async def asearch_tools(
         self,
@@ -796,23 +797,70 @@ class ToolRouterSession:
         model: str | None = None,
     ) -> ToolSearchResult:
         """Async twin of `search_tools`."""
-        response = await self._aclient.search(
+        flow = self._search(query, known_fields, include_related, model)
+        return await run_async(flow, self._rt)
+
+    def _search(
+        self, query: str, known_fields: str | None, include_related: bool, model: str | None
+    ) -> Flow[ToolSearchResult]:
+        """Search, then fetch the schemas the answer left out, then build the tools."""
+        # Refused as ToolSearch refuses it: a blank use case finds nothing meaningful.
+        entry: dict[str, Any] = {
+            "use_case": check_text("the tool search query", query, hint="e.g. 'create a note'")
+        }
+        if known_fields is not None and known_fields != "":  # "" is "nothing known"
+            entry["known_fields"] = check_text(
+                "known_fields", known_fields, hint="e.g. 'repo:hello-world, owner:alice'"
+            )
+        response = yield from call(
+            ToolRouterClient.search,
             self.session_id,
-            self._search_body(query, known_fields),
+            [entry],
             model=model,
-            experimental=self._inline(),
+            experimental=self._calls.inline(),
         )
-        ordered, primary, missing = self._search_slugs(response, include_related)
+        if not response.results:
+            raise ToolSearchError(response.error or "the service's search returned no result")
+        found = response.results[0]
+        if found.error and not found.primary_tool_slugs:
+            raise ToolSearchError(found.error)
+        related = found.related_tool_slugs if include_related else []
+        ordered = list(dict.fromkeys([*found.primary_tool_slugs, *related]))
+        missing = [
+            slug
+            for slug in ordered
+            if self._registry.resolve_exact(slug) is None
+            and not full_schema(response.tool_schemas.get(slug))
+            and slug.upper() not in self._tools.schemas
+        ]
         fetched: dict[str, m.SearchToolSchema] = {}
         if missing:
-            result = await self._aclient.execute_meta(
+            result = yield from call(
+                ToolRouterClient.execute_meta,
                 self.session_id,
                 GET_TOOL_SCHEMAS,
-                self._schemas_args(missing),
-                experimental=self._inline(),
+                {"tool_slugs": missing},
+                experimental=self._calls.inline(),
             )
-            fetched = self._read_schemas(result)
-        return self._search_result(query, response, ordered, primary, fetched)
+            fetched = _read_schemas(result)
+        tools: list[ToolRouterTool] = []
+        for slug in ordered:
+            schema = response.tool_schemas.get(slug)
+            if not full_schema(schema):
+                schema = fetched.get(slug) or schema
+            tool = self._tools.found(slug, schema)
+            if tool is not None:
+                tools.append(tool)
+        return ToolSearchResult(
+            self._tools.distinct_names(tools),
+            query=query,
+            primary=[tool_name_for(s, self._rt.tools.name_style) for s in found.primary_tool_slugs],
+            connected={
+                status.toolkit: status.has_active_connection
+                for status in response.toolkit_connection_statuses
+            },
+            response=response,
+        )
 
     def as_search_runnable(
         self, *, include_related: bool = True, limit: int | None = None
@@ -835,10 +883,8 @@ class ToolRouterSession:
     ) -> ToolkitList:
         """The session's toolkits (every page) with the user's connection state."""
         slugs = _check_toolkit_filters(connected, search, toolkits)
-        items = self._client.iter_toolkits(
-            self.session_id, is_connected=connected, search=search, toolkits=slugs
-        )
-        return toolkit_list(items)
+        flow = connect.toolkits(self.session_id, connected=connected, search=search, slugs=slugs)
+        return run_sync(flow, self._rt)
 
     async def atoolkits(
         self,
@@ -849,10 +895,8 @@ class ToolRouterSession:
     ) -> ToolkitList:
         """Async twin of `toolkits`."""
         slugs = _check_toolkit_filters(connected, search, toolkits)
-        items = self._aclient.iter_toolkits(
-            self.session_id, is_connected=connected, search=search, toolkits=slugs
-        )
-        return toolkit_list([item async for item in items])
+        flow = connect.toolkits(self.session_id, connected=connected, search=search, slugs=slugs)
+        return await run_async(flow, self._rt)
 
     def authorize(
         self, toolkit: str, *, callback_url: str | None = None, alias: str | None = None
@@ -862,19 +906,24 @@ class ToolRouterSession:
         Raises:
             ValueError: the toolkit is not part of the session.
         """
-        self._check_in_session(toolkit)
-        response = self._client.create_link(
-            self.session_id, toolkit, callback_url=callback_url, alias=alias
-        )
-        return ConnectionLink.from_response(toolkit, response)
+        return run_sync(self._authorize(toolkit, callback_url, alias), self._rt)
 
     async def aauthorize(
         self, toolkit: str, *, callback_url: str | None = None, alias: str | None = None
     ) -> ConnectionLink:
         """Async twin of `authorize`."""
+        return await run_async(self._authorize(toolkit, callback_url, alias), self._rt)
+
+    def _authorize(
+        self, toolkit: str, callback_url: str | None, alias: str | None
+    ) -> Flow[ConnectionLink]:
         self._check_in_session(toolkit)
-        response = await self._aclient.create_link(
-            self.session_id, toolkit, callback_url=callback_url, alias=alias
+        response = yield from call(
+            ToolRouterClient.create_link,
+            self.session_id,
+            toolkit,
+            callback_url=callback_url,
+            alias=alias,
         )
         return ConnectionLink.from_response(toolkit, response)
 
@@ -897,20 +946,6 @@ class ToolRouterSession:
             msg = f"toolkit {toolkit!r} is not part of session {self.session_id}: it is disabled"
             raise ValueError(msg)
 
-    def _connection_state(self, toolkit: str, items: ToolkitList) -> ToolkitInfo:
-        info = items.get(toolkit)
-        if info is None:
-            msg = f"toolkit {toolkit!r} is not part of session {self.session_id}"
-            raise ValueError(msg)
-        if info.connected is False and (info.status or "").upper() in _ENDED:
-            raise ConnectionFailedError(toolkit, (info.status or "").upper())
-        return info
-
-    def _check_wait(self, toolkit: str, timeout: float, poll_interval: float) -> None:
-        check_number("timeout (seconds)", timeout, minimum=0, infinite=True)
-        check_number("poll_interval (seconds)", poll_interval, positive=True)
-        self._check_in_session(toolkit)
-
     def wait_for_connection(
         self, toolkit: str, *, timeout: float = 120.0, poll_interval: float = 1.0
     ) -> ToolkitInfo:
@@ -921,31 +956,23 @@ class ToolRouterSession:
             ConnectionFailedError: the account ended `FAILED` or `EXPIRED` (no use waiting).
             ConnectionTimeoutError: not connected after `timeout` seconds.
         """
-        self._check_wait(toolkit, timeout, poll_interval)
-        deadline = time.monotonic() + timeout
-        while True:
-            info = self._connection_state(toolkit, self.toolkits(toolkits=[toolkit]))
-            if info.connected is not False:
-                self._dispatch.forget_link(toolkit)
-                return info
-            if time.monotonic() >= deadline:
-                raise ConnectionTimeoutError(toolkit, timeout, info.status)
-            time.sleep(min(poll_interval, max(0.0, deadline - time.monotonic())))
+        return run_sync(self._wait(toolkit, timeout, poll_interval), self._rt)
 
     async def await_for_connection(
         self, toolkit: str, *, timeout: float = 120.0, poll_interval: float = 1.0
     ) -> ToolkitInfo:
         """Async twin of `wait_for_connection`."""
-        self._check_wait(toolkit, timeout, poll_interval)
-        deadline = time.monotonic() + timeout
-        while True:
-            info = self._connection_state(toolkit, await self.atoolkits(toolkits=[toolkit]))
-            if info.connected is not False:
-                self._dispatch.forget_link(toolkit)
-                return info
-            if time.monotonic() >= deadline:
-                raise ConnectionTimeoutError(toolkit, timeout, info.status)
-            await asyncio.sleep(min(poll_interval, max(0.0, deadline - time.monotonic())))
+        return await run_async(self._wait(toolkit, timeout, poll_interval), self._rt)
+
+    def _wait(self, toolkit: str, timeout: float, poll_interval: float) -> Flow[ToolkitInfo]:
+        check_number("timeout (seconds)", timeout, minimum=0, infinite=True)
+        check_number("poll_interval (seconds)", poll_interval, positive=True)
+        self._check_in_session(toolkit)
+        info = yield from connect.wait_until_connected(
+            self.session_id, toolkit, timeout=timeout, poll_interval=poll_interval
+        )
+        self._calls.forget_link(toolkit)
+        return info
 
     # ------------------------------------------------------------------ execution
 
@@ -962,7 +989,8 @@ class ToolRouterSession:
         Service errors raise (`APIError`, `TransportError`); a tool that ran and failed
         returns an outcome with `successful=False`.
         """
-        return self._dispatch.route(*_execute_args(slug, arguments), account)
+        name, payload = _execute_args(slug, arguments)
+        return self._calls.tool(name).execute(payload, account, model=False)
 
     async def aexecute(
         self,
@@ -972,81 +1000,8 @@ class ToolRouterSession:
         account: str | None = None,
     ) -> ToolOutcome:
         """Async twin of `execute`."""
-        return await self._dispatch.aroute(*_execute_args(slug, arguments), account)
-
-    def _known_tool(self, slug: str) -> ToolRouterTool | Literal[False] | None:
-        """A tool from what this session already knows (`False`: nothing known; `None`: its
-        schema cannot be converted)."""
-        check_text("the tool slug", slug, hint="e.g. 'GITHUB_CREATE_AN_ISSUE'")
-        custom = self._registry.resolve_exact(slug)
-        if custom is not None:
-            return self._custom_lc_tool(custom)
-        cached = self._schemas.get(slug.upper())
-        if cached is not None:
-            return self._schema_tool(cached)
-        return False
-
-    def _from_fetched(
-        self, slug: str, result: m.ExecuteResult
-    ) -> ToolRouterTool | Literal[False] | None:
-        """The tool under the slug the service reports (any case asked for gives the same
-        name as search and `get_tools`)."""
-        fetched = self._read_schemas(result)
-        key = next((k for k in fetched if k.upper() == slug.upper()), None)
-        return False if key is None else self._tool_for(key, fetched[key])
-
-    def _checked(
-        self, slug: str, built: ToolRouterTool | Literal[False] | None, reason: str | None
-    ) -> ToolRouterTool:
-        if built is False:
-            msg = f"no tool {slug!r} in session {self.session_id}: {reason or 'unknown slug'}"
-            hint = self._registry.missing_hint(slug)
-            if hint is not None:
-                msg += f" {hint}"
-            raise LookupError(msg)
-        if built is None:
-            msg = f"tool {slug!r} has an input schema that cannot be used; see skipped_tools"
-            raise LookupError(msg)
-        return built
-
-    def tool(self, slug: str) -> ToolRouterTool:
-        """One tool by slug: a custom tool, a tool already listed or found, or fetched
-        (meta tools from the session's tool list, app tools with `COMPOSIO_GET_TOOL_SCHEMAS`).
-
-        Raises:
-            LookupError: the session has no such tool.
-        """
-        built = self._known_tool(slug)
-        reason = None
-        if built is False and is_meta(slug):
-            self.get_tools()
-            built = self._known_tool(slug)
-        elif built is False:
-            result = self._client.execute_meta(
-                self.session_id,
-                GET_TOOL_SCHEMAS,
-                {"tool_slugs": [slug]},
-                experimental=self._inline(),
-            )
-            built, reason = self._from_fetched(slug, result), result.error
-        return self._checked(slug, built, reason)
-
-    async def atool(self, slug: str) -> ToolRouterTool:
-        """Async twin of `tool`."""
-        built = self._known_tool(slug)
-        reason = None
-        if built is False and is_meta(slug):
-            await self.aget_tools()
-            built = self._known_tool(slug)
-        elif built is False:
-            result = await self._aclient.execute_meta(
-                self.session_id,
-                GET_TOOL_SCHEMAS,
-                {"tool_slugs": [slug]},
-                experimental=self._inline(),
-            )
-            built, reason = self._from_fetched(slug, result), result.error
-        return self._checked(slug, built, reason)
+        name, payload = _execute_args(slug, arguments)
+        return await self._calls.tool(name).aexecute(payload, account, model=False)
 
     # ------------------------------------------------------------------ proxy and lifecycle
 
@@ -1062,7 +1017,7 @@ class ToolRouterSession:
         custom_connection_data: Mapping[str, Any] | None = None,
     ) -> m.ProxyResult:
         """Call the toolkit's own API with the user's connection (the service adds the auth)."""
-        return self._client.proxy_execute(
+        return self._rt.client.proxy_execute(
             self.session_id,
             toolkit,
             endpoint,
@@ -1085,7 +1040,7 @@ class ToolRouterSession:
         custom_connection_data: Mapping[str, Any] | None = None,
     ) -> m.ProxyResult:
         """Async twin of `proxy_execute`."""
-        return await self._aclient.proxy_execute(
+        return await self._rt.aclient.proxy_execute(
             self.session_id,
             toolkit,
             endpoint,
@@ -1098,11 +1053,11 @@ class ToolRouterSession:
 
     def delete(self) -> None:
         """Delete the session at the service; later calls on it fail with `NotFoundError`."""
-        self._client.delete_session(self.session_id)
+        self._rt.client.delete_session(self.session_id)
 
     async def adelete(self) -> None:
         """Async twin of `delete`."""
-        await self._aclient.delete_session(self.session_id)
+        await self._rt.aclient.delete_session(self.session_id)
 
     # ------------------------------------------------------------------ display
 
@@ -1133,6 +1088,14 @@ class ToolRouterSession:
             f"ToolRouterSession(session_id={self.session_id!r}, user_id={self.user_id!r}, "
             f"custom_tools={[t.final_slug for t in self._registry.tools]!r})"
         )
+
+
+def _read_schemas(result: m.ExecuteResult) -> dict[str, m.SearchToolSchema]:
+    """The schemas a `COMPOSIO_GET_TOOL_SCHEMAS` answer holds, by slug."""
+    raw = result.data.get("tool_schemas") if result.data else None
+    if not isinstance(raw, Mapping):
+        return {}
+    return {slug: m.SearchToolSchema.model_validate(entry) for slug, entry in raw.items()}
 
 
 def _warn_echo_mismatch(registry: CustomRegistry, session: m.Session) -> None:
@@ -1178,9 +1141,3 @@ def _execute_args(slug: object, arguments: object) -> tuple[str, dict[str, Any]]
         )
         raise TypeError(msg)
     return name, dict(arguments)
-
-
-def _full_schema(found: m.SearchToolSchema | None) -> bool:
-    return (
-        found is not None and found.input_schema is not None and found.has_full_schema is not False
-    )

@@ -11,7 +11,7 @@ from langchain_core.tools import BaseTool, BaseToolkit
 from pydantic import ConfigDict, Field, SkipValidation, model_validator
 
 from langchain_toolrouter._arguments import model_arguments
-from langchain_toolrouter._display import ToolList
+from langchain_toolrouter.types import ToolList
 
 __all__ = ["ToolRouterToolkit"]
 
@@ -40,10 +40,12 @@ class ToolRouterToolkit(BaseToolkit):
             about: a typo here would leave in a tool meant to be left out).
 
     Example:
-        .. code-block:: python
+        ```python
+        from langchain.agents import create_agent
 
-            toolkit = ToolRouterToolkit(session=session, exclude=["COMPOSIO_REMOTE_*"])
-            agent = create_react_agent(model, toolkit.get_tools())
+        toolkit = ToolRouterToolkit(session=session, exclude=["COMPOSIO_REMOTE_*"])
+        agent = create_agent(model, toolkit.get_tools())
+        ```
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)

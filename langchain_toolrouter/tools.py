@@ -4,12 +4,15 @@ The model-facing parameters are the schema layer's `llm_schema`, a JSON Schema d
 every original property name (`from`, `first name`, `config`, ...). LangChain's own
 `tool_call_schema` would drop pydantic fields whose names are not identifiers, and `BaseTool.run`
 strips or injects arguments named `config`, `callbacks` and `run_manager` when `_run` declares
-them; so `args_schema` is that dict, `_run`/`_arun` take only `**kwargs` (they never ask
-LangChain to inject anything), and validation is done here with `Conversion.validate`, which
-returns exactly the payload to send.
+them; so `args_schema` is that dict, `_run`/`_arun` take the tool call's id and then only
+`**kwargs` (they never ask LangChain to inject anything; `_to_args_and_kwargs` hands them the
+id, so that an error answer carries its artifact), and validation is done here with
+`Conversion.validate`, which returns exactly the payload to send.
 
-Who runs the call is an executor: the session's (the service, or a local custom tool), or
-any callable given to `ToolRouterTool.from_schema`.
+Who runs the call is an executor: a session's `ToolCall` (the service, or a local custom
+tool), or any callable given to `ToolRouterTool.from_schema`. Sessions and `from_schema`
+build tools with pydantic's `model_construct` from values already in the form validation
+keeps (`_construct`); anything else goes through validation.
 
 LangChain limitation (langchain-core 1.7, `convert_to_openai_tool`, which `bind_tools` of
 most chat models uses): it passes the tool's `tool_call_schema` through
@@ -39,9 +42,8 @@ from __future__ import annotations
 import inspect
 import re
 from collections.abc import Awaitable, Callable, Mapping
-from contextvars import ContextVar
 from types import FunctionType, MethodType
-from typing import Annotated, Any, Literal, Protocol, cast, get_type_hints
+from typing import Annotated, Any, Literal, Protocol, cast
 
 from langchain_core.messages import ToolCall, ToolMessage
 from langchain_core.runnables import RunnableConfig
@@ -50,45 +52,19 @@ from langchain_core.tools import BaseTool, ToolException
 from pydantic import BaseModel as PydanticBaseModel
 from pydantic import ConfigDict, Field, PrivateAttr, SkipValidation
 
-from langchain_toolrouter._results import (
-    DEFAULT_MAX_CONTENT_CHARS,
-    ToolOutcome,
-    cut_text,
-    render_content,
-)
-from langchain_toolrouter._tool_errors import (
-    ToolArgumentsError,
-    ToolExecutionError,
-    ToolNotConnectedError,
-    ToolRateLimitError,
-    ToolRouterToolError,
-    ToolServiceError,
-    ToolTransportError,
-    error_artifact,
-)
+from langchain_toolrouter._session.answers import error_artifact
+from langchain_toolrouter._session.blocking import run_coroutine_sync
+from langchain_toolrouter._session.render import DEFAULT_MAX_CONTENT_CHARS, cut_text, render_content
+from langchain_toolrouter.errors import ToolArgumentsError, ToolExecutionError
 from langchain_toolrouter.schema import (
     ArgsValidationError,
     Conversion,
     ConversionOptions,
     json_schema_to_model,
 )
+from langchain_toolrouter.types import ToolOutcome
 
-__all__ = [
-    "NameStyle",
-    "ToolArgumentsError",
-    "ToolExecutionError",
-    "ToolExecutor",
-    "ToolNotConnectedError",
-    "ToolRateLimitError",
-    "ToolRouterTool",
-    "ToolRouterToolError",
-    "ToolServiceError",
-    "ToolTransportError",
-    "tool_name_for",
-]
-
-_TOOL_CALL_ID: ContextVar[str | None] = ContextVar("toolrouter_tool_call_id", default=None)
-"""The id of the tool call being run (set by `run`/`arun`, read when answering an error)."""
+__all__ = ["NameStyle", "ToolExecutor", "ToolRouterTool", "tool_name_for"]
 
 NameStyle = Literal["exact", "safe"]
 """How a slug becomes a tool name: `"exact"` keeps it; `"safe"` fits every major provider."""
@@ -159,13 +135,11 @@ class CallableExecutor:
         self._afunc = afunc
 
     def execute(self, payload: dict[str, Any]) -> ToolOutcome:
-        """Call the sync callable; an async-only executor cannot be run from sync code."""
+        """Call the sync callable; an async-only executor runs to completion on an event loop
+        of its own (as an async custom tool does: `_session.blocking`)."""
         if self._func is None:
-            msg = (
-                "this tool has only an async executor: call it with ainvoke()/arun(), "
-                "or pass a sync executor as well"
-            )
-            raise NotImplementedError(msg)
+            afunc = cast("AsyncExecutorFn", self._afunc)
+            return _as_outcome(run_coroutine_sync(lambda: _awaited(afunc(payload))))
         return _as_outcome(self._func(payload))
 
     async def aexecute(self, payload: dict[str, Any]) -> ToolOutcome:
@@ -206,6 +180,10 @@ def _resolve_executor(executor: Any, aexecutor: AsyncExecutorFn | None) -> ToolE
     raise TypeError(msg)
 
 
+async def _awaited(value: Awaitable[Any]) -> Any:
+    return await value
+
+
 def _as_outcome(value: Any) -> ToolOutcome:
     if isinstance(value, ToolOutcome):
         return value
@@ -233,49 +211,40 @@ class ToolRouterTool(BaseTool):
     Setup:
         Install `langchain-toolrouter` and set `COMPOSIO_API_KEY` (or run the emulator).
 
-        .. code-block:: bash
-
-            pip install -U langchain-toolrouter
+        ```bash
+        pip install -U langchain-toolrouter
+        ```
 
     Instantiation:
         Tools normally come from a session; `from_schema` wraps any JSON-schema tool.
 
-        .. code-block:: python
+        ```python
+        from langchain_toolrouter import ToolRouter, ToolRouterTool
 
-            from langchain_toolrouter import ToolRouter
-
-            session = ToolRouter().create_session("user-1", toolkits=["github"])
+        with ToolRouter() as router:
+            session = router.create_session("user-1", toolkits=["github"])
             tools = session.get_tools()
 
-            from langchain_toolrouter import ToolRouterTool
-
-            echo = ToolRouterTool.from_schema(
-                "echo",
-                "Repeat a text.",
-                {"type": "object", "properties": {"text": {"type": "string"}},
-                 "required": ["text"]},
-                lambda payload: {"echo": payload["text"]},
-            )
+        echo = ToolRouterTool.from_schema(
+            "echo",
+            "Repeat a text.",
+            {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
+            lambda payload: {"echo": payload["text"]},
+        )
+        ```
 
     Invocation with args:
-        .. code-block:: python
-
-            echo.invoke({"text": "hi"})
-
-        .. code-block:: python
-
-            '{"echo":"hi"}'
+        ```python
+        echo.invoke({"text": "hi"})
+        # '{"echo":"hi"}'
+        ```
 
     Invocation with ToolCall:
-        .. code-block:: python
-
-            echo.invoke({"args": {"text": "hi"}, "id": "1", "name": echo.name,
-                         "type": "tool_call"})
-
-        .. code-block:: python
-
-            ToolMessage(content='{"echo":"hi"}', artifact={"successful": True, ...},
-                        tool_call_id='1', name='echo')
+        ```python
+        echo.invoke({"args": {"text": "hi"}, "id": "1", "name": echo.name, "type": "tool_call"})
+        # ToolMessage(content='{"echo":"hi"}', name='echo', tool_call_id='1',
+        #             artifact={'successful': True, 'data': {'echo': 'hi'}, ...})
+        ```
 
     Errors the model can act on (bad arguments, a failed tool, a missing connection, rate
     limits, an unreachable service) come back as an error `ToolMessage` whose artifact holds
@@ -312,28 +281,53 @@ class ToolRouterTool(BaseTool):
                 f"got {type(schema).__name__}"
             )
             raise TypeError(msg)
-        options = kwargs.get("schema_options")
         conversion = json_schema_to_model(
-            schema, name=str(kwargs.get("slug") or kwargs.get("name")), options=options
+            schema,
+            name=str(kwargs.get("slug") or kwargs.get("name")),
+            options=kwargs.get("schema_options"),
         )
         kwargs.setdefault("args_schema", conversion.llm_schema)
-        if type(self) is ToolRouterTool and _fast_init(self, kwargs, conversion):
-            return
         super().__init__(**kwargs)
-        self.__pydantic_private__["_conversion"] = conversion  # type: ignore[index]
+        self._conversion = conversion
 
-    @property
-    def _injected_args_keys(self) -> frozenset[str]:
-        """No argument is ever injected: `_run`/`_arun` take only `**kwargs`.
+    @classmethod
+    def _construct(
+        cls,
+        *,
+        name: str,
+        slug: str,
+        description: str,
+        input_json_schema: Mapping[str, Any],
+        executor: ToolExecutor,
+        metadata: dict[str, Any] | None,
+        schema_options: ConversionOptions | None,
+        max_content_chars: int,
+        handle_tool_error: bool,
+    ) -> ToolRouterTool:
+        """What `cls(...)` builds from these, without pydantic's validation (most of the cost
+        of a tool), for values that are already what validation would keep: sessions and
+        `from_schema` give exact `str`s, dicts with `str` keys and a positive `int`.
 
-        LangChain computes this per tool instance (on the first call) from the type hints of
-        `_run`, a few hundred us each; with our own `_run`/`_arun` the answer is always
-        empty. A subclass that overrides either gets LangChain's inspection.
+        Raises:
+            SchemaConversionError: the schema is not an object schema.
         """
-        cls = type(self)
-        if cls._run is ToolRouterTool._run and cls._arun is ToolRouterTool._arun:
-            return _NO_INJECTED_ARGS
-        return BaseTool._injected_args_keys.func(self)  # type: ignore[attr-defined,no-any-return]
+        conversion = json_schema_to_model(
+            input_json_schema, name=slug or name, options=schema_options
+        )
+        tool = cls.model_construct(
+            name=name,
+            slug=slug,
+            description=description,
+            args_schema=conversion.llm_schema,
+            input_json_schema=dict(input_json_schema),
+            executor=executor,
+            metadata=None if metadata is None else dict(metadata),
+            schema_options=schema_options,
+            max_content_chars=max_content_chars,
+            handle_tool_error=handle_tool_error,
+        )
+        tool._conversion = conversion
+        return tool
 
     @classmethod
     def from_schema(
@@ -368,52 +362,20 @@ class ToolRouterTool(BaseTool):
         """
         resolved = _resolve_executor(executor, aexecutor)
         tool_name = tool_name_for(name, name_style)
-        if (
-            cls is ToolRouterTool
-            and type(name) is str
-            and type(input_schema) is dict
-            and type(description) is str
-            and type(max_content_chars) is int
-            and max_content_chars > 0
-            and (plan := _PLAN or _init_plan()).usable
-            and _STR_ONLY.issuperset(map(type, input_schema))  # keys exactly `str`
-            and (
-                metadata is None
-                or (type(metadata) is dict and _STR_ONLY.issuperset(map(type, metadata)))
-            )
-        ):
-            # What `cls(...)` below gives, built directly: the arguments are all of
-            # `_FAST_ARGS` and each is a value validation keeps as is (see `_fast_init`).
-            conversion = json_schema_to_model(
-                input_schema, name=name or tool_name, options=schema_options
-            )
-            args_schema = conversion.llm_schema
-            if type(args_schema) is dict:
-                tool = object.__new__(ToolRouterTool)
-                values = plan.defaults.copy()  # field order
-                values["name"] = tool_name
-                values["description"] = description
-                values["args_schema"] = args_schema
-                values["metadata"] = None if metadata is None else dict(metadata)
-                values["handle_tool_error"] = not raise_errors
-                values["slug"] = name
-                values["input_json_schema"] = dict(input_schema)
-                values["executor"] = resolved
-                values["schema_options"] = schema_options
-                values["max_content_chars"] = max_content_chars
-                _install_state(tool, values, set(_FAST_ARGS), plan, conversion)
-                return tool
-        return cls(
-            name=tool_name,
-            slug=name,
-            description=description,
-            input_json_schema=input_schema,
-            executor=resolved,
-            metadata=metadata,
-            schema_options=schema_options,
-            max_content_chars=max_content_chars,
-            handle_tool_error=not raise_errors,
-        )
+        arguments: dict[str, Any] = {
+            "name": tool_name,
+            "slug": name,
+            "description": description,
+            "input_json_schema": input_schema,
+            "executor": resolved,
+            "metadata": metadata,
+            "schema_options": schema_options,
+            "max_content_chars": max_content_chars,
+            "handle_tool_error": not raise_errors,
+        }
+        if cls is ToolRouterTool and _plain(arguments):
+            return cls._construct(**arguments)
+        return cls(**arguments)
 
     @property
     def conversion(self) -> Conversion:
@@ -456,9 +418,8 @@ class ToolRouterTool(BaseTool):
     ) -> Any:
         """LangChain's `invoke`; a tool call whose `args` is not an object is answered as
         invalid arguments (LangChain itself fails on it with an `AttributeError`)."""
-        malformed = self._malformed_call(input)
-        if malformed is not None:
-            return malformed
+        if _is_malformed_call(input):
+            return self._malformed(input)
         return super().invoke(input, config, **kwargs)
 
     async def ainvoke(
@@ -468,36 +429,24 @@ class ToolRouterTool(BaseTool):
         **kwargs: Any,
     ) -> Any:
         """Async twin of `invoke`."""
-        malformed = self._malformed_call(input)
-        if malformed is not None:
-            return malformed
+        if _is_malformed_call(input):
+            return self._malformed(input)
         return await super().ainvoke(input, config, **kwargs)
 
-    def _malformed_call(self, input: object) -> ToolMessage | None:
-        """The error answer to a tool call whose `args` is not a JSON object, else `None`."""
-        if not (
-            isinstance(input, dict)
-            and input.get("type") == "tool_call"
-            and "args" in input
-            and not isinstance(input["args"], dict)
-        ):
-            return None
+    def _malformed(self, call: Any) -> ToolMessage:
+        """The error answer to a tool call whose `args` is not a JSON object."""
         exc = ToolArgumentsError(
             tool=self.name,
             errors=[
                 {
                     "path": "",
-                    "message": f"the tool call's args is {type(input['args']).__name__}",
+                    "message": f"the tool call's args is {type(call['args']).__name__}",
                     "expected": "an object of named arguments",
                 }
             ],
             detail="",
         )
-        token = _TOOL_CALL_ID.set(input.get("id"))
-        try:
-            answer = self._error_message(exc)
-        finally:
-            _TOOL_CALL_ID.reset(token)
+        answer = self._error_message(exc, call.get("id"))
         if answer is not None:
             return answer[0]
         flag = self.handle_tool_error
@@ -505,47 +454,42 @@ class ToolRouterTool(BaseTool):
             raise exc
         content = flag if isinstance(flag, str) else flag(exc) if callable(flag) else str(exc)
         return ToolMessage(
-            content=content, tool_call_id=input.get("id") or "", name=self.name, status="error"
+            content=content, tool_call_id=call.get("id") or "", name=self.name, status="error"
         )
 
-    def run(self, *args: Any, **kwargs: Any) -> Any:
-        """LangChain's `run`, remembering the tool call's id so that errors answered to the
-        model carry an artifact too (see `_error_message`)."""
-        token = _TOOL_CALL_ID.set(kwargs.get("tool_call_id"))
-        try:
-            return super().run(*args, **kwargs)
-        finally:
-            _TOOL_CALL_ID.reset(token)
+    def _to_args_and_kwargs(
+        self, tool_input: str | dict[str, Any], tool_call_id: str | None
+    ) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """`_run`'s arguments: the tool call's id (so that an error answer carries its
+        artifact), then the call's arguments as given (validated in `_run`, by the schema
+        layer). A string input is refused as LangChain refuses it for a JSON-schema tool."""
+        if not isinstance(tool_input, dict):
+            return super()._to_args_and_kwargs(tool_input, tool_call_id)
+        return (tool_call_id,), dict(tool_input)
 
-    async def arun(self, *args: Any, **kwargs: Any) -> Any:
-        """Async twin of `run`."""
-        token = _TOOL_CALL_ID.set(kwargs.get("tool_call_id"))
-        try:
-            return await super().arun(*args, **kwargs)
-        finally:
-            _TOOL_CALL_ID.reset(token)
-
-    def _run(self, /, *args: Any, **kwargs: Any) -> Any:
+    def _run(self, tool_call_id: str | None = None, /, *args: Any, **kwargs: Any) -> Any:
         try:
             payload = self.validate_arguments(_only_kwargs(self.name, args, kwargs))
             return self._respond(self.executor.execute(payload))
         except ToolException as exc:
-            answer = self._error_message(exc)
+            answer = self._error_message(exc, tool_call_id)
             if answer is None:
                 raise
             return answer
 
-    async def _arun(self, /, *args: Any, **kwargs: Any) -> Any:
+    async def _arun(self, tool_call_id: str | None = None, /, *args: Any, **kwargs: Any) -> Any:
         try:
             payload = self.validate_arguments(_only_kwargs(self.name, args, kwargs))
             return self._respond(await self.executor.aexecute(payload))
         except ToolException as exc:
-            answer = self._error_message(exc)
+            answer = self._error_message(exc, tool_call_id)
             if answer is None:
                 raise
             return answer
 
-    def _error_message(self, exc: ToolException) -> tuple[ToolMessage, None] | None:
+    def _error_message(
+        self, exc: ToolException, call_id: str | None
+    ) -> tuple[ToolMessage, None] | None:
         """The error `ToolMessage` with an artifact, or `None` to let LangChain handle `exc`.
 
         LangChain's own error handling only sets the text; with a tool call (so a message is
@@ -553,7 +497,6 @@ class ToolRouterTool(BaseTool):
         `status="error"` and `error_artifact(exc)` (e.g. the connect link, the `log_id`).
         `handle_tool_error` keeps its meaning: falsy raises, a string or callable sets the text.
         """
-        call_id = _TOOL_CALL_ID.get()
         flag = self.handle_tool_error
         if not flag or call_id is None or self.response_format != "content_and_artifact":
             return None
@@ -601,158 +544,38 @@ class ToolRouterTool(BaseTool):
         return tools_html([self])
 
 
-_NO_INJECTED_ARGS: frozenset[str] = frozenset()
-
-
-def _resolve_run_introspection() -> None:
-    """Give `_run`/`_arun` their resolved annotations and signature, once.
-
-    At every call LangChain's `run`/`arun` looks at the signature of `_run` (or `_arun`)
-    for `run_manager` and at its type hints for a `RunnableConfig` parameter. Under
-    `from __future__ import annotations` the hints are strings compiled and evaluated anew
-    each time, and the bound method is a new object, so nothing is cached: about half of
-    a call's overhead. The answers (no such parameter) stay the same; only the work goes.
-    """
-    for method in (ToolRouterTool._run, ToolRouterTool._arun):
-        target = cast("Any", method)
-        target.__annotations__ = get_type_hints(method)
-        target.__signature__ = inspect.signature(method)
-
-
-_resolve_run_introspection()
-
-_FAST_ARGS = frozenset(
-    {
-        *("name", "slug", "description", "input_json_schema", "args_schema", "executor"),
-        *("schema_options", "metadata", "max_content_chars", "handle_tool_error"),
-    }
-)
-"""The arguments `from_schema` and sessions give: the only ones `_fast_init` takes."""
-
-
-class _InitPlan:
-    """What `_fast_init` needs to know about `ToolRouterTool`'s pydantic fields, once."""
-
-    def __init__(self) -> None:
-        self.usable = False
-        post_init = getattr(ToolRouterTool.model_post_init, "__qualname__", None)
-        if post_init != "init_private_attributes" or ToolRouterTool.model_config.get(
-            "extra", "ignore"
-        ) not in ("ignore", None):
-            return  # an own model_post_init, or extra fields pydantic would keep
-        decorators = ToolRouterTool.__pydantic_decorators__
-        if any(
-            (
-                *(decorators.validators, decorators.field_validators),
-                *(decorators.root_validators, decorators.model_validators),
-                decorators.computed_fields,
-            )
-        ):
-            return
-        # Field order with each default; the fields without a usable one must be given.
-        self.defaults: dict[str, Any] = {}
-        required = set()
-        for name, info in ToolRouterTool.model_fields.items():
-            if info.alias is not None or info.validation_alias is not None:
-                return
-            if info.is_required() or info.default_factory is not None:
-                required.add(name)
-                self.defaults[name] = None
-            elif info.default is None or type(info.default) in (bool, int, str):
-                self.defaults[name] = info.default
-            else:  # a mutable default pydantic would copy
-                return
-        self.required = frozenset(required)
-        if not required.issubset(_FAST_ARGS) or not _FAST_ARGS.issubset(self.defaults):
-            return
-        self.private: dict[str, Any] = {}
-        for name, attr in ToolRouterTool.__private_attributes__.items():
-            default = attr.get_default()
-            if default is not None:
-                return
-            self.private[name] = None
-        self.usable = True
-
-
-_PLAN: _InitPlan | None = None
-
-
-def _init_plan() -> _InitPlan:
-    """`_PLAN`, computed on first use (the class must exist)."""
-    global _PLAN  # noqa: PLW0603
-    _PLAN = _InitPlan()
-    return _PLAN
-
-
-_STR_ONLY = frozenset((str,))
-
-
-def _fast_init(tool: ToolRouterTool, kwargs: dict[str, Any], conversion: Conversion) -> bool:
-    """Set up `tool` as pydantic's `__init__` would from `kwargs`, without running its
-    validator (most of the cost of building a tool). Returns `False`, having done nothing,
-    unless every argument is one `from_schema` and sessions give, each with a value that
-    validation keeps as is: exact `str`s, a positive `int`, dicts with `str` keys (which
-    validation copies, as done here); `executor`, `schema_options` and `handle_tool_error`
-    are not validated at all.
-
-    The instance state is what pydantic builds: `__dict__` in field order with the defaults,
-    `__pydantic_fields_set__`, no extra, private attributes at their defaults plus the
-    conversion. `tests/unit_tests/langchain/test_tool_construction.py` compares both paths.
-    """
-    plan = _PLAN or _init_plan()
-    keys = kwargs.keys()
-    if not plan.usable or not (keys <= _FAST_ARGS and keys >= plan.required):
-        return False
-    schema = kwargs["input_json_schema"]
-    metadata = kwargs.get("metadata")
-    size = kwargs.get("max_content_chars", 1)
-    if not (
-        type(kwargs.get("name")) is str
-        and type(kwargs.get("slug")) is str
-        and type(kwargs.get("description", "")) is str
-        and type(kwargs.get("args_schema")) is dict
+def _plain(arguments: Mapping[str, Any]) -> bool:
+    """Whether `from_schema`'s values are already what validation would keep (exact `str`s,
+    dicts with `str` keys, a positive `int`), so the tool can be built without it."""
+    schema, metadata, size = (
+        arguments["input_json_schema"],
+        arguments["metadata"],
+        arguments["max_content_chars"],
+    )
+    return (
+        type(arguments["name"]) is str
+        and type(arguments["slug"]) is str
+        and type(arguments["description"]) is str
         and type(schema) is dict
-        and _STR_ONLY.issuperset(map(type, schema))  # keys exactly `str`
-        and (
-            metadata is None
-            or (type(metadata) is dict and _STR_ONLY.issuperset(map(type, metadata)))
-        )
+        and all(type(key) is str for key in schema)
+        and (metadata is None or (type(metadata) is dict and all(type(k) is str for k in metadata)))
         and type(size) is int
         and size > 0
-    ):
-        return False
-    values = plan.defaults.copy()
-    values.update(kwargs)  # existing keys keep their place: field order
-    values["input_json_schema"] = dict(schema)
-    if metadata is not None:
-        values["metadata"] = dict(metadata)
-    _install_state(tool, values, set(keys), plan, conversion)
-    return True
+        and (
+            arguments["schema_options"] is None
+            or isinstance(arguments["schema_options"], ConversionOptions)
+        )
+    )
 
 
-# pydantic's `BaseModel` slots, set through their descriptors: `object.__setattr__` costs
-# ~2x more per slot on a class with as deep an MRO as a LangChain tool.
-_SET_DICT = PydanticBaseModel.__dict__["__dict__"].__set__
-_SET_FIELDS_SET = PydanticBaseModel.__dict__["__pydantic_fields_set__"].__set__
-_SET_EXTRA = PydanticBaseModel.__dict__["__pydantic_extra__"].__set__
-_SET_PRIVATE = PydanticBaseModel.__dict__["__pydantic_private__"].__set__
-
-
-def _install_state(
-    tool: ToolRouterTool,
-    values: dict[str, Any],
-    fields_set: set[str],
-    plan: _InitPlan,
-    conversion: Conversion,
-) -> None:
-    """The instance state pydantic's `__init__` builds: `__dict__` (`values`, in field order),
-    the fields set, no extra, the private attributes at their defaults plus the conversion."""
-    _SET_DICT(tool, values)
-    _SET_FIELDS_SET(tool, fields_set)
-    _SET_EXTRA(tool, None)
-    private = plan.private.copy()
-    private["_conversion"] = conversion
-    _SET_PRIVATE(tool, private)
+def _is_malformed_call(input: object) -> bool:
+    """A tool call whose `args` is not a JSON object (LangChain cannot even start it)."""
+    return (
+        isinstance(input, dict)
+        and input.get("type") == "tool_call"
+        and "args" in input
+        and not isinstance(input["args"], dict)
+    )
 
 
 def _only_kwargs(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:

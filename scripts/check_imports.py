@@ -1,6 +1,10 @@
 """Import every module of the package, then prove the runtime path stays light.
 
-Each check runs in a fresh interpreter so one import cannot hide another's side effects.
+Each check runs in a fresh interpreter so one import cannot hide another's side effects:
+`import langchain_toolrouter` loads neither the emulator, the demo, the testing helpers nor
+pytest; `langchain_toolrouter.testing` (imported by examples, not only by tests) loads neither
+the emulator nor pytest; and the pytest plugin, which pytest loads in every run, loads nothing of
+ours until a fixture is used.
 """
 
 from __future__ import annotations
@@ -11,7 +15,18 @@ import sys
 
 import langchain_toolrouter
 
-RUNTIME_MUST_NOT_LOAD = ("starlette", "uvicorn", "bm25s", "langchain_toolrouter.emulator")
+EMULATOR = ("starlette", "uvicorn", "bm25s", "langchain_toolrouter.emulator")
+CHECKS = {
+    "langchain_toolrouter": (
+        *EMULATOR,
+        "langchain_toolrouter.demo",
+        "langchain_toolrouter.testing",
+        "_langchain_toolrouter_pytest",
+        "pytest",
+    ),
+    "langchain_toolrouter.testing": (*EMULATOR, "pytest", "_langchain_toolrouter_pytest"),
+    "_langchain_toolrouter_pytest": (*EMULATOR, "langchain_toolrouter", "langchain_core"),
+}
 
 
 def _run(code: str) -> None:
@@ -19,19 +34,21 @@ def _run(code: str) -> None:
 
 
 def main() -> None:
-    """Import each module alone, then check what `import langchain_toolrouter` pulls in."""
+    """Import each module alone, then check what the light entry points pull in."""
     names = [
         info.name
         for info in pkgutil.walk_packages(langchain_toolrouter.__path__, "langchain_toolrouter.")
     ]
+    names.append("_langchain_toolrouter_pytest")
     for name in names:
         _run(f"import {name}")
-    _run(
-        "import sys, langchain_toolrouter\n"
-        f"bad = [m for m in {RUNTIME_MUST_NOT_LOAD!r} if m in sys.modules]\n"
-        "assert not bad, f'the runtime import path loaded {bad}'\n"
-    )
-    print(f"imported {len(names)} modules; runtime path clean")
+    for module, forbidden in CHECKS.items():
+        _run(
+            f"import sys, {module}\n"
+            f"bad = [m for m in {forbidden!r} if m in sys.modules]\n"
+            f"assert not bad, f'importing {module} loaded {{bad}}'\n"
+        )
+    print(f"imported {len(names)} modules; runtime path, testing helpers and pytest plugin clean")
 
 
 if __name__ == "__main__":

@@ -3,8 +3,8 @@
 # pyproject.toml allows (scripts/lowest-constraints.txt), in a virtual environment of their own:
 # a lower bound that claims too much fails here (tenacity 8.2 lacked an attribute the retry log
 # read).
-# langchain-tests, langgraph, composio-client and langchain-mcp-adapters need newer releases
-# than those, so the test modules that use them are left out; everything else runs.
+# langchain-tests, langgraph, langchain, composio-client and langchain-mcp-adapters need newer
+# releases than those, so the test modules that use them are left out; everything else runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +27,7 @@ left_out = {
     "langchain-toolrouter",
     "langchain-tests",
     "langgraph",
+    "langchain",
     "composio-client",
     "langchain-mcp-adapters",
 }
@@ -37,6 +38,8 @@ PY
 "$venv/bin/python" -m pip list 2>/dev/null | grep -E '^(langchain-core|httpx|pydantic|tenacity|starlette|uvicorn|bm25s|jsonschema|mcp) '
 "$venv/bin/python" -m pytest tests -q -p no:cacheprovider \
     --ignore tests/integration_tests/test_agent.py \
+    --ignore tests/integration_tests/test_agent_connections.py \
+    --ignore tests/integration_tests/test_per_user_tools.py \
     --ignore tests/integration_tests/test_contract_composio_client.py \
     --ignore tests/integration_tests/test_mcp_adapters.py \
     --ignore tests/integration_tests/test_tools_standard.py \

@@ -1,6 +1,7 @@
 """`python -m langchain_toolrouter.emulator` / `toolrouter-emulator`: serve the emulator.
 
-Exit codes: 0 after Ctrl-C, 2 for bad arguments (argparse's usage line and a one-line
+Exit codes: 0 after Ctrl-C, 1 when the ``emulator`` extra is not installed (one line naming
+what to install), 2 for bad arguments (argparse's usage line and a one-line
 `error: ...` naming the option and the fix, before anything is printed to stdout; a port that
 cannot be listened on counts too, as its fix is another `--port` or `--host`).
 """
@@ -111,9 +112,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         from langchain_toolrouter.emulator import DEFAULT_API_KEY, create_app
         from langchain_toolrouter.emulator.server import _bind
-    except ImportError as exc:
-        print(exc, file=sys.stderr)
-        return 2
+    except ImportError as exc:  # the extra is missing: one line with the fix, no traceback
+        missing = f" ({exc.name} is missing)" if exc.name else ""
+        print(
+            f"error: the Tool Router emulator needs the 'emulator' extra{missing}: "
+            'pip install "langchain-toolrouter[emulator]"',
+            file=sys.stderr,
+        )
+        return 1
     api_key = args.api_key or DEFAULT_API_KEY
     data_dir = args.data_dir and Path(args.data_dir)
     if data_dir and data_dir.exists() and not data_dir.is_dir():

@@ -21,18 +21,22 @@ from langchain_core.tools import tool as lc_tool
 from pydantic import AfterValidator
 
 from langchain_toolrouter import session as session_module
-from langchain_toolrouter._connections import mcp_config
 from langchain_toolrouter.custom_tools import CustomToolContext, CustomToolkit, custom_tool
 from langchain_toolrouter.emulator import EmulatorServer, FaultRule
-from langchain_toolrouter.errors import AuthenticationError, NotFoundError
-from langchain_toolrouter.files import _upload_source
-from langchain_toolrouter.session import (
+from langchain_toolrouter.errors import (
+    AuthenticationError,
     ConnectionFailedError,
     ConnectionTimeoutError,
+    NotFoundError,
+    ToolNotConnectedError,
+)
+from langchain_toolrouter.files import _upload_source
+from langchain_toolrouter.session import (
     ToolRouter,
     ToolRouterSession,
 )
-from langchain_toolrouter.tools import ToolNotConnectedError, ToolRouterTool
+from langchain_toolrouter.tools import ToolRouterTool
+from langchain_toolrouter.types import McpConfig
 from tests.unit_tests.langchain.loopback import (  # noqa: F401 - fixtures
     arouter,
     browser,
@@ -140,7 +144,9 @@ def test_mcp_headers_only_for_the_api_origin(router: ToolRouter, user: str) -> N
     assert mcp.headers == {"x-api-key": router.client.settings.api_key.get_secret_value()}
     assert "x-api-key" in repr(mcp)
     assert mcp.headers["x-api-key"] not in repr(mcp)
-    elsewhere = mcp_config("https://mcp.example.com/x/mcp", "HTTP", router.base_url, {"k": "v"})
+    elsewhere = McpConfig.for_session(
+        "https://mcp.example.com/x/mcp", "HTTP", router.base_url, {"k": "v"}
+    )
     assert elsewhere.headers == {}
     assert elsewhere.type == "http"
 
@@ -208,14 +214,14 @@ def test_bad_schema_is_skipped_not_fatal(
     router: ToolRouter, monkeypatch: pytest.MonkeyPatch, user: str
 ) -> None:
     session = new_session(router, user)
-    real = session._schema_tool
+    real = session._tools.from_schema
 
     def broken_search(schema: Any) -> Any:
         if schema.slug == "COMPOSIO_SEARCH_TOOLS":
             schema = schema.model_copy(update={"input_parameters": {"type": "string"}})
         return real(schema)
 
-    monkeypatch.setattr(session, "_schema_tool", broken_search)
+    monkeypatch.setattr(session._tools, "from_schema", broken_search)
     tools = session.get_tools()
     assert "COMPOSIO_SEARCH_TOOLS" not in tools.names
     assert "COMPOSIO_MULTI_EXECUTE_TOOL" in tools.names
@@ -968,7 +974,7 @@ def test_custom_slug_that_looks_like_an_app_slug_does_not_hijack_it(
 def test_api_v3_sends_definitions_on_create_only(server: EmulatorServer, user: str) -> None:
     with make_router(server, api_version="v3") as router:
         session = router.create_session(user, toolkits=["notes"], custom_tools=[shout])
-        assert session._inline() is None  # v3 keeps them; v3.1 needs them on every call
+        assert session._calls.inline() is None  # v3 keeps them; v3.1 needs them on every call
         assert "LOCAL_SHOUT" in session.get_tools().names
         merged = session.execute(
             "COMPOSIO_MULTI_EXECUTE_TOOL",

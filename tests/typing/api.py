@@ -13,8 +13,13 @@ from langchain_toolrouter import (
     ToolSearch,
     custom_tool,
 )
-from langchain_toolrouter.errors import APIError, NotFoundError, ToolRouterError
-from langchain_toolrouter.schema import ArgsValidationError, json_schema_to_model
+from langchain_toolrouter.errors import (
+    APIError,
+    ArgsValidationError,
+    NotFoundError,
+    ToolRouterError,
+)
+from langchain_toolrouter.schema import json_schema_to_model
 
 
 @custom_tool

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_toolrouter._connections import ConnectionLink, ToolkitInfo, ToolkitList
-from langchain_toolrouter._display import ToolList, html_table, text_table
-from langchain_toolrouter.files import MountItemList
+from langchain_toolrouter._display import html_table, text_table
 from langchain_toolrouter.tools import ToolRouterTool
+from langchain_toolrouter.types import (
+    ConnectionLink,
+    MountItemList,
+    ToolkitInfo,
+    ToolkitList,
+    ToolList,
+)
 from langchain_toolrouter.wire.models import MountItem, ToolkitItem
 
 

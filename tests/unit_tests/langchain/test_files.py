@@ -17,8 +17,7 @@ from langchain_toolrouter.emulator import (
     create_app,
     sync_transport,
 )
-from langchain_toolrouter.errors import BadRequestError
-from langchain_toolrouter.files import FileTransferError
+from langchain_toolrouter.errors import BadRequestError, FileTransferError
 from langchain_toolrouter.session import ToolRouter, ToolRouterSession
 
 BASE_URL = "http://127.0.0.1"

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from langchain_toolrouter._custom_registry import CustomRegistry
-from langchain_toolrouter._multi_execute import hint_unknown_local, merge, plan
-from langchain_toolrouter._results import ToolOutcome
+from langchain_toolrouter._session.customs import CustomRegistry
+from langchain_toolrouter._session.multi_execute import hint_unknown_local, merge, plan
 from langchain_toolrouter.custom_tools import custom_tool
+from langchain_toolrouter.types import ToolOutcome
 
 
 @custom_tool

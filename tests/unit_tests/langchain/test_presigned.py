@@ -7,12 +7,14 @@ import asyncio
 import httpx
 import pytest
 
-from langchain_toolrouter._presigned import (
-    FileTransferError,
+from langchain_toolrouter._session.presigned import (
     aget_bytes,
     aput_bytes,
     get_bytes,
     put_bytes,
+)
+from langchain_toolrouter.errors import (
+    FileTransferError,
 )
 
 URL = "https://storage.test/bucket/file?sig=abc"

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from langchain_toolrouter._results import ToolOutcome, compact_json, render_content
+from langchain_toolrouter._session.render import compact_json, render_content
+from langchain_toolrouter.types import ToolOutcome
 
 
 def test_success_rules() -> None:

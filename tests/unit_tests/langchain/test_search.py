@@ -7,11 +7,10 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.runnables import RunnableLambda
 from langchain_core.tools import BaseTool
 
-from langchain_toolrouter._display import ToolList
-from langchain_toolrouter._search_results import ToolSearchResult
 from langchain_toolrouter.search import ToolRetriever, ToolSearch, parse_query
 from langchain_toolrouter.toolkit import ToolRouterToolkit
 from langchain_toolrouter.tools import ToolRouterTool
+from langchain_toolrouter.types import ToolList, ToolSearchResult
 from tests.unit_tests.langchain.scripted_model import Script, ScriptedChatModel
 
 SCHEMA = {"type": "object", "properties": {"q": {"type": "string"}}}

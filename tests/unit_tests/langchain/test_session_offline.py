@@ -9,17 +9,25 @@ from typing import Any
 
 import pytest
 
-from langchain_toolrouter._custom_registry import CustomRegistry
+from langchain_toolrouter._session.customs import CustomRegistry
+from langchain_toolrouter._session.flows import ClientCall, Flow
 from langchain_toolrouter.custom_tools import custom_tool
+from langchain_toolrouter.errors import (
+    ToolSearchError,
+)
 from langchain_toolrouter.search import ToolRetriever
 from langchain_toolrouter.session import (
     ToolRouter,
     ToolRouterSession,
-    ToolSearchError,
     _check_toolkit_filters,
 )
 from langchain_toolrouter.toolkit import ToolRouterToolkit
-from langchain_toolrouter.wire.models import SearchResponse, SearchToolSchema, Session, ToolSchema
+from langchain_toolrouter.wire.models import (
+    ExecuteResult,
+    SearchResponse,
+    Session,
+    ToolSchema,
+)
 
 
 @custom_tool
@@ -41,11 +49,27 @@ def session() -> Iterator[ToolRouterSession]:
                 "config": {"user_id": "u1", "toolkits": {"enabled": ["github"]}},
             }
         )
-        yield ToolRouterSession(router, raw, CustomRegistry([finder]))
+        yield ToolRouterSession(router._rt, raw, CustomRegistry([finder]))
 
 
 def response(**fields: object) -> SearchResponse:
     return SearchResponse.model_validate(fields)
+
+
+def scripted(flow: Flow[Any], *answers: object) -> tuple[Any, list[ClientCall]]:
+    """Run a flow with no service: each client call it makes gets the next answer (an
+    exception is thrown in); returns what it returned and the calls it made."""
+    calls: list[ClientCall] = []
+    try:
+        effect = flow.send(None)
+        for answer in answers:
+            assert isinstance(effect, ClientCall)
+            calls.append(effect)
+            thrown = isinstance(answer, BaseException)
+            effect = flow.throw(answer) if thrown else flow.send(answer)
+    except StopIteration as stop:
+        return stop.value, calls
+    raise AssertionError(f"the flow asked for more than was scripted: {effect}")
 
 
 def test_search_answer_is_read_in_order_with_missing_schemas(session: ToolRouterSession) -> None:
@@ -61,23 +85,29 @@ def test_search_answer_is_read_in_order_with_missing_schemas(session: ToolRouter
             "GITHUB_B": {"tool_slug": "GITHUB_B", "hasFullSchema": False},
         },
     )
-    ordered, primary, missing = session._search_slugs(answer, include_related=True)
-    assert ordered == ["GITHUB_A", "LOCAL_FINDER", "GITHUB_B"]
-    assert primary == ["GITHUB_A", "LOCAL_FINDER"]
-    assert missing == ["GITHUB_B"]  # the custom tool is known here; A came with its schema
-    assert session._search_slugs(answer, include_related=False)[0] == [
-        "GITHUB_A",
-        "LOCAL_FINDER",
-    ]
+    schemas = ExecuteResult(
+        data={"tool_schemas": {"GITHUB_B": {"tool_slug": "GITHUB_B", "input_schema": {}}}}
+    )
+    found, calls = scripted(session._search("q", None, True, None), answer, schemas)
+    assert [c.method.__name__ for c in calls] == ["search", "execute_meta"]
+    # the custom tool is known here and A came with its schema: only B is fetched
+    assert calls[1].args[2] == {"tool_slugs": ["GITHUB_B"]}
+    assert [t.slug for t in found] == ["GITHUB_A", "LOCAL_FINDER", "GITHUB_B"]
+    assert found.primary == {"GITHUB_A", "LOCAL_FINDER"}
+    primary_only, calls = scripted(session._search("q", None, False, None), answer)
+    assert [t.slug for t in primary_only] == ["GITHUB_A", "LOCAL_FINDER"]
+    assert len(calls) == 1  # B is not wanted, so nothing is fetched
 
 
 def test_failed_search_is_an_error(session: ToolRouterSession) -> None:
+    failed = response(success=False, error="1 out of 1 searches failed", results=[])
     with pytest.raises(ToolSearchError, match="1 out of 1 searches failed"):
-        session._search_slugs(
-            response(success=False, error="1 out of 1 searches failed", results=[]), True
-        )
+        scripted(session._search("q", None, True, None), failed)
     with pytest.raises(ToolSearchError, match="index unavailable"):
-        session._search_slugs(response(results=[{"error": "index unavailable"}]), True)
+        scripted(
+            session._search("q", None, True, None),
+            response(results=[{"error": "index unavailable"}]),
+        )
 
 
 def test_facts_and_mcp(session: ToolRouterSession) -> None:
@@ -88,7 +118,7 @@ def test_facts_and_mcp(session: ToolRouterSession) -> None:
     assert "ak_offline" not in repr(mcp) + repr(session) + str(session)
     assert session.custom_tools[0].final_slug == "LOCAL_FINDER"
     with pytest.raises(ValueError, match="include_custom"):
-        session._tool_list([], "some")  # type: ignore[arg-type]
+        session.get_tools(include_custom="some")  # type: ignore[arg-type]
 
 
 def test_safe_names_that_collide_keep_the_first_tool_and_say_so(
@@ -104,12 +134,12 @@ def test_safe_names_that_collide_keep_the_first_tool_and_say_so(
                 "config": {"user_id": "u1"},
             }
         )
-        session = ToolRouterSession(router, raw, CustomRegistry())
+        session = ToolRouterSession(router._rt, raw, CustomRegistry())
         schemas = [
             ToolSchema(slug=slug, description=slug, input_parameters={"type": "object"})
             for slug in ("GET.USER", "GET_USER", "GET_TEAM")
         ]
-        tools = session._tool_list(schemas, "preloaded")
+        tools, _ = scripted(session._listed("preloaded"), schemas)
         assert [(t.name, t.slug) for t in tools] == [  # type: ignore[attr-defined]
             ("GET_USER", "GET.USER"),
             ("GET_TEAM", "GET_TEAM"),
@@ -117,16 +147,14 @@ def test_safe_names_that_collide_keep_the_first_tool_and_say_so(
         assert session.skipped_tools[0][0] == "GET_USER"
         assert "also the name of GET.USER" in session.skipped_tools[0][1]
         assert "tool GET_USER is skipped" in caplog.text
-        found = session._search_result(
-            "user",
-            response(results=[]),
-            ["GET_USER", "GET.USER"],
-            [],
-            {
-                slug: SearchToolSchema(tool_slug=slug, input_schema={"type": "object"})
+        answer = response(
+            results=[{"primary_tool_slugs": ["GET_USER", "GET.USER"]}],
+            tool_schemas={
+                slug: {"tool_slug": slug, "input_schema": {"type": "object"}}
                 for slug in ("GET_USER", "GET.USER")
             },
         )
+        found, _ = scripted(session._search("user", None, True, None), answer)
         assert [t.slug for t in found] == ["GET_USER"]  # type: ignore[attr-defined]
 
 
@@ -175,5 +203,8 @@ def test_toolkit_and_retriever_refuse_unknown_arguments(session: ToolRouterSessi
 
 
 def test_waiting_without_limit_and_a_set_of_toolkits_are_taken(session: ToolRouterSession) -> None:
-    session._check_wait("github", math.inf, 1.0)  # timeout=math.inf: wait as long as it takes
+    waiting = session._wait("github", math.inf, 1.0)  # timeout=math.inf: as long as it takes
+    listing = next(waiting)
+    assert isinstance(listing, ClientCall)
+    assert listing.kwargs["toolkits"] == ["github"]
     assert _check_toolkit_filters(None, None, {"github"}) == ["github"]

@@ -1,6 +1,7 @@
-"""Building a `ToolRouterTool` fast: the state it gets is exactly what pydantic's validation
-would give, values validation would change or refuse still go through it, and the shortcuts
-around LangChain's introspection give LangChain's answers."""
+"""Building a `ToolRouterTool` without pydantic's validation (`model_construct`, for values
+already in the form validation keeps): the state it gets is exactly what validation gives,
+values validation would change or refuse still go through it, and LangChain's introspection
+of `_run` finds nothing to inject."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import contextlib
 import functools
 import inspect
 from collections.abc import Iterator
-from types import MappingProxyType, SimpleNamespace
+from types import MappingProxyType
 from typing import Annotated, Any, get_type_hints
 
 import pytest
@@ -20,9 +21,9 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ValidationError
 
 from langchain_toolrouter import tools as tools_module
-from langchain_toolrouter._results import ToolOutcome
 from langchain_toolrouter.schema import ConversionOptions
 from langchain_toolrouter.tools import CallableExecutor, ToolRouterTool
+from langchain_toolrouter.types import ToolOutcome
 
 SCHEMA = {
     "type": "object",
@@ -80,29 +81,18 @@ KWARGS = [
 
 
 @pytest.mark.parametrize("make", KWARGS)
-def test_fast_construction_is_the_validated_state(make: Any) -> None:
-    taken: list[bool] = []
-    fast_init = tools_module._fast_init
-
-    def spy(*args: Any) -> bool:
-        taken.append(fast_init(*args))
-        return taken[-1]
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(tools_module, "_fast_init", spy)
-        fast = ToolRouterTool(**make())
-    assert taken == [True]
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(tools_module, "_fast_init", lambda *_: False)
-        slow = ToolRouterTool(**make())
+def test_construction_without_validation_is_the_validated_state(make: Any) -> None:
+    kwargs = {"metadata": None, **make()}
+    fast = ToolRouterTool._construct(**kwargs)
+    slow = ToolRouterTool(**kwargs)
     assert _state(fast) == _state(slow)
     assert fast.conversion is slow.conversion  # the same schema: one cached conversion
     assert fast.tool_call_schema == slow.tool_call_schema
 
 
-def test_fast_construction_copies_dicts_as_validation_does() -> None:
+def test_construction_copies_dicts_as_validation_does() -> None:
     kwargs = _session_kwargs()
-    tool = ToolRouterTool(**kwargs)
+    tool = ToolRouterTool._construct(**kwargs)
     assert tool.input_json_schema == kwargs["input_json_schema"]
     assert tool.input_json_schema is not kwargs["input_json_schema"]
     assert tool.metadata == kwargs["metadata"]
@@ -113,10 +103,9 @@ def test_fast_construction_copies_dicts_as_validation_does() -> None:
 
 @contextlib.contextmanager
 def _validated() -> Iterator[None]:
-    """A context in which every tool is built by pydantic's validation (no fast path)."""
+    """A context in which `from_schema` builds every tool through pydantic's validation."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(tools_module, "_PLAN", SimpleNamespace(usable=False))
-        patch.setattr(tools_module, "_fast_init", lambda *_: False)
+        patch.setattr(tools_module, "_plain", lambda _: False)
         yield
 
 
@@ -153,9 +142,9 @@ def test_from_schema_builds_the_same_tool_either_way(
 ) -> None:
     taken: list[Any] = []
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(tools_module, "_fast_init", lambda *a: taken.append(a))
+        patch.setattr(ToolRouterTool, "__init__", lambda *a, **k: taken.append(a))
         fast = ToolRouterTool.from_schema(*args, **kwargs)
-    assert taken == []  # built directly, not through __init__
+    assert taken == []  # built by model_construct, not through __init__
     with _validated():
         slow = ToolRouterTool.from_schema(*args, **kwargs)
     slow_state, fast_state = _state(slow), _state(fast)
@@ -264,8 +253,8 @@ def test_other_arguments_and_subclasses_are_validated() -> None:
     assert sub.invoke({"q": "hi"}) == '{"q":"hi"}'
 
 
-def test_a_fast_built_tool_tracks_reassignment_like_any_tool() -> None:
-    tool = ToolRouterTool(**_session_kwargs())
+def test_a_constructed_tool_tracks_reassignment_like_any_tool() -> None:
+    tool = ToolRouterTool._construct(**_session_kwargs())
     first = tool.tool_call_schema
     tool.description = "Something else."
     assert first != tool.tool_call_schema
@@ -277,9 +266,10 @@ def test_a_fast_built_tool_tracks_reassignment_like_any_tool() -> None:
 # -- LangChain's introspection ------------------------------------------------------------
 
 
-def test_no_injected_args_without_inspecting_run() -> None:
+def test_langchain_finds_no_injected_args() -> None:
     tool = ToolRouterTool.from_schema("T", "d", SCHEMA, echo)
-    assert tool._injected_args_keys == frozenset()
+    if hasattr(BaseTool, "_injected_args_keys"):
+        assert tool._injected_args_keys == frozenset()
 
 
 class WithInjectedArg(ToolRouterTool):
@@ -405,8 +395,9 @@ def test_a_function_with_execute_and_aexecute_is_an_executor_as_before() -> None
 
 
 def test_run_introspection_answers_are_langchains() -> None:
-    """`_run`/`_arun` carry a resolved signature: LangChain still finds no `run_manager`
-    and no `RunnableConfig` parameter, and a subclass declaring them still gets them."""
+    """LangChain finds no `run_manager` and no `RunnableConfig` parameter in `_run`/`_arun`
+    (they take the tool call's id, then the call's arguments), and a subclass declaring them
+    still gets them."""
     from langchain_core.tools.base import _get_runnable_config_param
 
     signature = pytest.importorskip(
@@ -418,11 +409,12 @@ def test_run_introspection_answers_are_langchains() -> None:
     for method in (tool._run, tool._arun):
         parameters = _signature_parameters(method)
         assert [(p.name, p.kind) for p in parameters.values()] == [
+            ("tool_call_id", inspect.Parameter.POSITIONAL_ONLY),
             ("args", inspect.Parameter.VAR_POSITIONAL),
             ("kwargs", inspect.Parameter.VAR_KEYWORD),
         ]
         assert _get_runnable_config_param(method) is None
-        assert get_type_hints(method) == {"args": Any, "kwargs": Any, "return": Any}
+        assert RunnableConfig not in get_type_hints(method).values()
 
     seen: list[Any] = []
 

@@ -9,11 +9,7 @@ import httpx
 import pytest
 
 from langchain_toolrouter import ToolRouter
-from langchain_toolrouter._tool_errors import (
-    ToolArgumentsError,
-    ToolRateLimitError,
-    ToolServiceError,
-    ToolTransportError,
+from langchain_toolrouter._session.answers import (
     is_no_connection,
     translate_error,
 )
@@ -38,6 +34,10 @@ from langchain_toolrouter.errors import (
     RateLimitError,
     RequestTimeoutError,
     ServerError,
+    ToolArgumentsError,
+    ToolRateLimitError,
+    ToolServiceError,
+    ToolTransportError,
     TransportError,
 )
 from langchain_toolrouter.session import ToolRouterSession

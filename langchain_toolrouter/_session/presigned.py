@@ -14,11 +14,10 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from langchain_toolrouter.errors import ToolRouterError
+from langchain_toolrouter.errors import FileTransferError
 
 __all__ = [
     "DEFAULT_MAX_DOWNLOAD_BYTES",
-    "FileTransferError",
     "aget_bytes",
     "aput_bytes",
     "get_bytes",
@@ -30,20 +29,6 @@ DEFAULT_MAX_DOWNLOAD_BYTES = 100 * 1024 * 1024
 
 _TIMEOUT = httpx.Timeout(60.0, connect=5.0)
 _FORBIDDEN_HEADERS = ("x-api-key", "x-user-api-key", "authorization")
-
-
-class FileTransferError(ToolRouterError):
-    """An upload to or download from a presigned URL failed.
-
-    Attributes:
-        url_host: The storage host (the URL itself is not kept: it is a bearer credential).
-        status: The HTTP status, when the storage answered.
-    """
-
-    def __init__(self, message: str, *, url_host: str, status: int | None = None) -> None:
-        super().__init__(message)
-        self.url_host = url_host
-        self.status = status
 
 
 def _check_url(url: str) -> str:

@@ -2,7 +2,7 @@
 
 Users write `toolkits=["github"]`, `connected_accounts={"github": "ca_1"}`,
 `manage_connections=True`; the service wants `{"enable": [...]}`, lists of ids and
-`{"enable": true}` (wire reference sections 3.1 and 4.1). Anything else given is passed on
+`{"enable": true}` (the request forms of the session API). Anything else given is passed on
 as the request form, and the wire model checks it; a value of the wrong kind is an error
 naming the argument and the accepted forms.
 """

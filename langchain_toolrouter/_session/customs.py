@@ -16,8 +16,8 @@ from typing import Any
 
 from langchain_core.tools import BaseTool
 
-from langchain_toolrouter._multi_execute import AmbiguousSlugError
 from langchain_toolrouter.custom_tools import CustomTool, CustomToolkit, as_custom_tool, single_item
+from langchain_toolrouter.errors import AmbiguousSlugError
 from langchain_toolrouter.wire.models import InlineCustomTools, SessionExperimental
 
 __all__ = ["CustomRegistry", "CustomToolInput"]

@@ -1,6 +1,6 @@
 """Splitting a `COMPOSIO_MULTI_EXECUTE_TOOL` call between local custom tools and the service.
 
-Pure functions, no I/O (wire reference section 10.4): `plan` sorts the items of one call into
+Pure functions, no I/O: `plan` sorts the items of one call into
 local ones (custom tools, run here) and remote ones (sent to the service in ONE call that
 keeps every other field), and `merge` puts the answers back in the original order with the
 counts recomputed. The session drives both halves, sync or async. `hint_unknown_local` adds
@@ -13,8 +13,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from langchain_toolrouter._results import ToolOutcome
 from langchain_toolrouter.custom_tools import CustomTool
+from langchain_toolrouter.errors import AmbiguousSlugError
+from langchain_toolrouter.types import ToolOutcome
 
 __all__ = [
     "MULTI_EXECUTE_SLUG",
@@ -26,13 +27,9 @@ __all__ = [
 ]
 
 MULTI_EXECUTE_SLUG = "COMPOSIO_MULTI_EXECUTE_TOOL"
-#: The service runs at most this many items per call (wire reference 11 #23; the meta tool's
-#: schema says `maxItems: 50`) and refuses the whole call beyond it.
+#: The service runs at most this many items per call (the meta tool's schema says
+#: `maxItems: 50`) and refuses the whole call beyond it.
 MAX_ITEMS = 50
-
-
-class AmbiguousSlugError(LookupError):
-    """A bare slug names several custom tools; the model must use the `LOCAL_...` slug."""
 
 
 @dataclass(frozen=True)

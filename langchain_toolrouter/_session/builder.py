@@ -1,0 +1,211 @@
+"""LangChain tools from what a session knows: listed schemas, search answers, custom tools.
+
+`ToolBuilder` keeps the schemas a session has seen, so that an unchanged schema listed again
+builds from the same object (its conversion is found by identity and the schema cache does not
+fill up with copies), and records the tools it has to leave out (`skipped`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
+
+from langchain_toolrouter._session.calls import is_meta
+from langchain_toolrouter._session.customs import CustomRegistry
+from langchain_toolrouter._session.runtime import Runtime
+from langchain_toolrouter.custom_tools import CustomTool
+from langchain_toolrouter.schema import SchemaConversionError
+from langchain_toolrouter.tools import ToolExecutor, ToolRouterTool, tool_name_for
+from langchain_toolrouter.types import ToolList
+from langchain_toolrouter.wire import models as m
+
+__all__ = ["ToolBuilder", "full_schema"]
+
+_log = logging.getLogger("langchain_toolrouter")
+
+_NO_ARGUMENTS: Mapping[str, Any] = {"type": "object", "properties": {}}
+"""The schema of a tool the service lists without one (one object, so its conversion is
+found by identity)."""
+
+_SchemaT = TypeVar("_SchemaT", m.ToolSchema, m.SearchToolSchema)
+
+
+def _kept(seen: dict[str, _SchemaT], key: str, schema: _SchemaT) -> _SchemaT:
+    """The schema object to build `key`'s tool from: the one kept from an earlier listing or
+    search when it is unchanged, else `schema`, now kept."""
+    previous = seen.get(key)
+    if previous is not None and previous == schema:
+        return previous
+    seen[key] = schema
+    return schema
+
+
+def full_schema(found: m.SearchToolSchema | None) -> bool:
+    """True when a search answer carries a tool's whole input schema."""
+    return (
+        found is not None and found.input_schema is not None and found.has_full_schema is not False
+    )
+
+
+class ToolBuilder:
+    """Builds a session's tools and remembers what it built them from.
+
+    Attributes:
+        skipped: `(slug, reason)` for each tool left out: its schema could not be converted,
+            or its `name_style="safe"` name is another tool's.
+    """
+
+    def __init__(
+        self,
+        rt: Runtime,
+        executor: Callable[[str, str | None], ToolExecutor],
+        registry: CustomRegistry,
+        session_id: str | None,
+    ) -> None:
+        self._rt = rt
+        self._executor = executor
+        self._registry = registry
+        self._session_id = session_id
+        self.schemas: dict[str, m.ToolSchema] = {}  # listed, by upper-case slug
+        self._found: dict[str, m.SearchToolSchema] = {}  # the last schema search gave per slug
+        self.skipped: list[tuple[str, str]] = []
+
+    def make(
+        self,
+        slug: str,
+        description: str | None,
+        input_schema: Mapping[str, Any] | None,
+        *,
+        toolkit: str | None,
+        kind: str,
+        tags: Sequence[str] = (),
+        output_schema: Mapping[str, Any] | None = None,
+    ) -> ToolRouterTool | None:
+        """A LangChain tool for one slug; `None` (and a warning) if its schema cannot convert."""
+        metadata: dict[str, Any] = {
+            "slug": slug,
+            "toolkit": toolkit,
+            "kind": kind,
+            "tags": list(tags),
+            "read_only": "readOnlyHint" in tags,
+            "destructive": "destructiveHint" in tags,
+            "output_schema": dict(output_schema) if output_schema else None,
+            "session_id": self._session_id,
+        }
+        options = self._rt.tools
+        try:
+            return ToolRouterTool._construct(
+                name=tool_name_for(slug, options.name_style),
+                slug=slug,
+                description=description or slug,
+                input_json_schema=input_schema or _NO_ARGUMENTS,
+                executor=self._executor(slug, toolkit),
+                metadata=metadata,
+                schema_options=options.schema_options,
+                max_content_chars=options.max_content_chars,
+                handle_tool_error=not options.raise_errors,
+            )
+        except SchemaConversionError as exc:
+            self.skip(slug, f"its input schema cannot be used ({exc})")
+            return None
+
+    def from_schema(self, schema: m.ToolSchema) -> ToolRouterTool | None:
+        """The tool of a listed schema (`/tools`, `COMPOSIO_GET_TOOL_SCHEMAS`)."""
+        return self.make(
+            schema.slug,
+            schema.description,
+            schema.input_parameters,
+            toolkit=schema.toolkit.slug if schema.toolkit else None,
+            kind="meta" if is_meta(schema.slug) else "app",
+            tags=schema.tags,
+            output_schema=schema.output_parameters,
+        )
+
+    def custom(self, custom: CustomTool) -> ToolRouterTool | None:
+        """The tool of a custom tool (run here)."""
+        return self.make(
+            custom.final_slug,
+            custom.description,
+            custom.input_schema,
+            toolkit=custom.toolkit or custom.extends_toolkit,
+            kind="custom",
+            output_schema=custom.output_schema,
+        )
+
+    def listed(self, schemas: Iterable[m.ToolSchema], customs: Iterable[CustomTool]) -> ToolList:
+        """The tools of a `/tools` listing plus `customs`, each name once."""
+        tools: list[ToolRouterTool] = []
+        seen: set[str] = set()
+        for schema in schemas:
+            key = schema.slug.upper()
+            if key in seen or self._registry.resolve_exact(schema.slug) is not None:
+                continue  # a custom tool echoed by the service is built from our definition
+            seen.add(key)
+            tool = self.from_schema(_kept(self.schemas, key, schema))
+            if tool is not None:
+                tools.append(tool)
+        for custom in customs:
+            tool = self.custom(custom)
+            if tool is not None:
+                tools.append(tool)
+        result = ToolList(self.distinct_names(tools))
+        owner = f"session {self._session_id}" if self._session_id else "each user's session"
+        result.caption = f"{len(result)} tools of {owner}"
+        return result
+
+    def found(self, slug: str, found: m.SearchToolSchema | None) -> ToolRouterTool | None:
+        """The tool of a slug search or `COMPOSIO_GET_TOOL_SCHEMAS` gave (a custom tool from
+        its definition; an app tool from the answer's schema, else from a listed one)."""
+        custom = self._registry.resolve_exact(slug)
+        if custom is not None:
+            return self.custom(custom)
+        if full_schema(found):
+            assert found is not None
+            found = _kept(self._found, slug, found)
+            return self.make(
+                slug,
+                found.description,
+                found.input_schema,
+                toolkit=found.toolkit,
+                kind="meta" if is_meta(slug) else "app",
+                output_schema=found.output_schema,
+            )
+        cached = self.schemas.get(slug.upper())
+        if cached is not None:
+            return self.from_schema(cached)
+        self.skip(slug, "search found it, but its schema is not available from the service")
+        return None
+
+    def known(self, slug: str) -> ToolRouterTool | bool | None:
+        """A tool from what is already known: `False` when nothing is; `None` when its schema
+        cannot be converted."""
+        custom = self._registry.resolve_exact(slug)
+        if custom is not None:
+            return self.custom(custom)
+        cached = self.schemas.get(slug.upper())
+        if cached is not None:
+            return self.from_schema(cached)
+        return False
+
+    def distinct_names(self, tools: Iterable[ToolRouterTool]) -> list[ToolRouterTool]:
+        """The tools minus any whose name an earlier one has (logged, and in `skipped`):
+        `name_style="safe"` can give two slugs one name (`GET.USER`, `GET_USER`), and a model
+        could only ever call the first."""
+        kept: dict[str, ToolRouterTool] = {}
+        for tool in tools:
+            first = kept.setdefault(tool.name, tool)
+            if first is not tool:
+                why = (
+                    f"its name {tool.name!r} is also the name of {first.slug} "
+                    f"(name_style={self._rt.tools.name_style!r}); use name_style='exact' "
+                    "to offer both"
+                )
+                self.skip(tool.slug, why)
+        return list(kept.values())
+
+    def skip(self, slug: str, why: str) -> None:
+        """Record (once; tools are listed again and again) and log a tool that is left out."""
+        if (slug, why) not in self.skipped:
+            _log.warning("tool %s is skipped: %s", slug, why)
+            self.skipped.append((slug, why))
