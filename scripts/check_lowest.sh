@@ -42,5 +42,6 @@ PY
     --ignore tests/integration_tests/test_per_user_tools.py \
     --ignore tests/integration_tests/test_contract_composio_client.py \
     --ignore tests/integration_tests/test_mcp_adapters.py \
+    --ignore tests/integration_tests/test_testing_plugin.py \
     --ignore tests/integration_tests/test_tools_standard.py \
     --ignore tests/unit_tests/langchain/test_tools_standard.py
