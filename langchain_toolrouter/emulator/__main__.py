@@ -14,6 +14,9 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from langchain_toolrouter.emulator.app import DEFAULT_LOG_SIZE
+from langchain_toolrouter.emulator.limits import DEFAULT_MAX_BODY_BYTES
+
 
 def _port(text: str) -> int:
     """A TCP port 0-65535 (0 = any free port), for argparse."""
@@ -26,6 +29,21 @@ def _port(text: str) -> int:
             f"{text!r} is not a TCP port; give 1-65535, or 0 for any free port"
         )
     return port
+
+
+def _positive(what: str) -> Callable[[str], int]:
+    def check(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = 0
+        if value < 1:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not a valid {what}; give a whole number >= 1"
+            )
+        return value
+
+    return check
 
 
 def _non_empty(what: str) -> Callable[[str], str]:
@@ -70,6 +88,18 @@ def _parser() -> argparse.ArgumentParser:
         help="directory for mount files (default: a temporary one)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed for ids (default 0)")
+    parser.add_argument(
+        "--max-body-bytes",
+        type=_positive("byte count"),
+        default=DEFAULT_MAX_BODY_BYTES,
+        help=f"largest request body accepted, in bytes (default {DEFAULT_MAX_BODY_BYTES})",
+    )
+    parser.add_argument(
+        "--log-size",
+        type=_positive("log size"),
+        default=DEFAULT_LOG_SIZE,
+        help=f"requests the request log keeps (default {DEFAULT_LOG_SIZE})",
+    )
     return parser
 
 
@@ -98,7 +128,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             "missing), or leave --data-dir out for a temporary one"
         )
     try:
-        app = create_app(api_keys=[api_key], data_dir=data_dir, seed=args.seed)
+        app = create_app(
+            api_keys=[api_key],
+            data_dir=data_dir,
+            seed=args.seed,
+            max_body_bytes=args.max_body_bytes,
+            log_size=args.log_size,
+        )
     except OSError as exc:  # e.g. the directory cannot be created
         parser.error(f"--data-dir {args.data_dir}: {exc}; give a directory you can write to")
     # Listen before printing: the address printed is one that is being served.
@@ -118,7 +154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  mount files in {app.state.emulator.mounts.root}")
         print("Press Ctrl+C to stop.", flush=True)
         config = uvicorn.Config(
-            app, host=args.host, port=port, log_level="warning", http="h11", lifespan="off"
+            app, host=args.host, port=port, log_level="warning", http="h11", lifespan="on"
         )
         with contextlib.suppress(KeyboardInterrupt):
             uvicorn.Server(config).run(sockets=[sock])

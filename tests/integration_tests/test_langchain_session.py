@@ -99,7 +99,7 @@ def test_resume_with_custom_tools_attaches(
 ) -> None:
     session = new_session(router, user)
     resumed = router.get_session(session.session_id, custom_tools=[shout])
-    assert ops(server, "attach_session", session.session_id) == 1
+    assert ops(server, "attach", session.session_id) == 1
     assert [t.final_slug for t in resumed.custom_tools] == ["LOCAL_SHOUT"]
     assert "LOCAL_SHOUT" in resumed.get_tools().names
 
@@ -111,7 +111,7 @@ async def test_async_create_and_resume(
     resumed = await arouter.aget_session(session.session_id, custom_tools=[shout])
     plain = await arouter.aget_session(session.session_id)
     assert resumed.session_id == plain.session_id == session.session_id
-    assert ops(server, "attach_session", session.session_id) == 1
+    assert ops(server, "attach", session.session_id) == 1
 
 
 def test_bad_key_is_the_callers_problem(server: EmulatorServer, user: str) -> None:
@@ -994,11 +994,11 @@ async def test_api_v3_resumes_with_get_not_attach(server: EmulatorServer, user: 
     async with make_router(server, api_version="v3") as router:
         created = await router.acreate_session(user, toolkits=["notes"], custom_tools=[shout])
         resumed = await router.aget_session(created.session_id, custom_tools=[shout])
-        assert ops(server, "attach_session", created.session_id) == 0
+        assert ops(server, "attach", created.session_id) == 0
         outcome = await resumed.aexecute("LOCAL_SHOUT", {"text": "again"})
         assert outcome.data == {"text": "AGAIN"}
         assert router.get_session(created.session_id, custom_tools=[shout]).custom_tools
-        assert ops(server, "attach_session", created.session_id) == 0
+        assert ops(server, "attach", created.session_id) == 0
 
 
 def test_session_renders_for_notebooks(router: ToolRouter, user: str) -> None:
