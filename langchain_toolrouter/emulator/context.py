@@ -20,7 +20,7 @@ from langchain_toolrouter.emulator.catalog import Catalog
 from langchain_toolrouter.emulator.definitions import format_validation_error
 from langchain_toolrouter.emulator.errors import EmulatorError, bad_request, session_not_found
 from langchain_toolrouter.emulator.faults import Faults, RequestLog
-from langchain_toolrouter.emulator.listing import ToolListings
+from langchain_toolrouter.emulator.listing import SessionTools, ToolListings
 from langchain_toolrouter.emulator.mounts import MountStore
 from langchain_toolrouter.emulator.search import ToolSearch
 from langchain_toolrouter.emulator.store import SessionRecord, Store
@@ -58,6 +58,10 @@ class EmulatorState:
     def catalog(self) -> Catalog:
         """The app's catalog."""
         return self.store.catalog
+
+    def session_tools(self, record: SessionRecord) -> SessionTools:
+        """The session's tools as `GET .../tools` lists them (built once per config version)."""
+        return self.listings.session(self.catalog, self.store, record)
 
 
 def state_of(request: Request) -> EmulatorState:

@@ -36,7 +36,7 @@ from langchain_toolrouter.emulator.execution import (
     session_accounts,
     usable_accounts,
 )
-from langchain_toolrouter.emulator.listing import encode, session_tools
+from langchain_toolrouter.emulator.listing import encode
 from langchain_toolrouter.emulator.meta import run_meta_tool, run_search
 from langchain_toolrouter.emulator.pagination import paginate
 from langchain_toolrouter.emulator.policy import meta_tools, toolkit_allowed
@@ -500,7 +500,7 @@ async def list_tools(request: Request) -> Response:
     _, record = session_for(request)
     query = parse_query(request, ListToolsQuery)
     page = paginate(
-        session_tools(state_of(request), record).encoded,
+        state_of(request).session_tools(record).encoded,
         cursor=query.cursor,
         limit=query.limit,
         default_limit=TOOLS_MAX_LIMIT,

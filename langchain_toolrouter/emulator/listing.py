@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_toolrouter.emulator.policy import meta_tools, preloaded_tools
 from langchain_toolrouter.emulator.presenters import dump, meta_tool_item, tool_item
-from langchain_toolrouter.emulator.store import SessionRecord
+from langchain_toolrouter.emulator.store import SessionRecord, Store
 
 if TYPE_CHECKING:
-    from langchain_toolrouter.emulator.context import EmulatorState
+    from langchain_toolrouter.emulator.catalog import Catalog
 
-__all__ = ["SessionTools", "ToolListings", "encode", "session_tools"]
+__all__ = ["SessionTools", "ToolListings", "encode"]
 
 
 def encode(value: Any) -> bytes:
@@ -50,21 +50,21 @@ class ToolListings:
         self._sessions_kept = sessions_kept
         self._lock = threading.Lock()
 
-    def _item(self, state: EmulatorState, slug: str) -> tuple[dict[str, Any], bytes]:
+    def _item(self, catalog: Catalog, slug: str) -> tuple[dict[str, Any], bytes]:
         built = self._items.get(slug)
         if built is None:
-            tool = state.catalog.tools.get(slug)
+            tool = catalog.tools.get(slug)
             if tool is None:
                 item = dump(meta_tool_item(slug))
             else:
-                item = tool_item(tool, state.catalog.toolkits[tool.toolkit])
+                item = tool_item(tool, catalog.toolkits[tool.toolkit])
             built = self._items[slug] = (item, encode(item))
         return built
 
-    def session(self, state: EmulatorState, record: SessionRecord) -> SessionTools:
+    def session(self, catalog: Catalog, store: Store, record: SessionRecord) -> SessionTools:
         """The session's tools as `GET .../tools` lists them: meta tools, then preloaded app
         tools."""
-        with state.store.lock:  # the config and its version of one moment
+        with store.lock:  # the config and its version of one moment
             key = (record.id, record.config_version)
             config = record.config
         with self._lock:
@@ -72,16 +72,11 @@ class ToolListings:
             if cached is not None:
                 self._sessions.move_to_end(key)
                 return cached
-        slugs = meta_tools(config) + [t.slug for t in preloaded_tools(config, state.catalog)]
+        slugs = meta_tools(config) + [t.slug for t in preloaded_tools(config, catalog)]
         with self._lock:
-            built = [self._item(state, slug) for slug in slugs]
+            built = [self._item(catalog, slug) for slug in slugs]
             tools = SessionTools([item for item, _ in built], [data for _, data in built])
             self._sessions[key] = tools
             while len(self._sessions) > self._sessions_kept:
                 self._sessions.popitem(last=False)
         return tools
-
-
-def session_tools(state: EmulatorState, record: SessionRecord) -> SessionTools:
-    """The session's listed tools."""
-    return state.listings.session(state, record)

@@ -34,7 +34,6 @@ from starlette.types import Receive, Scope, Send
 from langchain_toolrouter.emulator.context import base_url, session_for, state_of
 from langchain_toolrouter.emulator.definitions import TAGS
 from langchain_toolrouter.emulator.errors import EmulatorError
-from langchain_toolrouter.emulator.listing import session_tools
 from langchain_toolrouter.emulator.middleware import request_id_of
 from langchain_toolrouter.emulator.transports import call_app
 from langchain_toolrouter.wire.operations import EXECUTE
@@ -103,7 +102,7 @@ def _build_server() -> Server[Any, Any]:
     async def list_tools() -> list[types.Tool]:
         request = _http_request(server)
         _, record = session_for(request)
-        return [_mcp_tool(item) for item in session_tools(state_of(request), record).items]
+        return [_mcp_tool(item) for item in state_of(request).session_tools(record).items]
 
     async def call_tool(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
         return await _execute(_http_request(server), name, arguments)
