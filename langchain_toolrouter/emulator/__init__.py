@@ -13,38 +13,31 @@ Error slugs and codes the service does not document (`ToolRouterV2_SessionNotFou
 class, not on those numbers, when code must also run against the real service.
 
 Needs `starlette`, `uvicorn`, `bm25s`, `jsonschema` and `mcp`: `pip install
-"langchain-toolrouter[emulator]"`.
+"langchain-toolrouter[emulator]"`; without them, the first name taken from this package raises
+an `ImportError` saying so (the package itself imports, so the command can say it in one line).
 The library's runtime path never imports this package.
 """
 
 from __future__ import annotations
 
-try:
-    import bm25s  # noqa: F401
-    import jsonschema  # noqa: F401
-    import mcp  # noqa: F401
-    import starlette  # noqa: F401
-    import uvicorn  # noqa: F401
-except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise ImportError(
-        f"The Tool Router emulator needs the 'emulator' extra ({exc.name} is missing): "
-        'pip install "langchain-toolrouter[emulator]"'
-    ) from exc
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from langchain_toolrouter.emulator.app import DEFAULT_API_KEY, create_app
-from langchain_toolrouter.emulator.catalog import (
-    Catalog,
-    CatalogTool,
-    ToolContext,
-    ToolFailure,
-    Toolkit,
-    default_catalog,
-)
-from langchain_toolrouter.emulator.context import EmulatorState
-from langchain_toolrouter.emulator.faults import FaultRule, Faults, RequestLog, RequestRecord
-from langchain_toolrouter.emulator.server import EmulatorServer
-from langchain_toolrouter.emulator.store import Store
-from langchain_toolrouter.emulator.transports import async_transport, sync_transport
+if TYPE_CHECKING:
+    from langchain_toolrouter.emulator.app import DEFAULT_API_KEY, create_app
+    from langchain_toolrouter.emulator.catalog import (
+        Catalog,
+        CatalogTool,
+        ToolContext,
+        ToolFailure,
+        Toolkit,
+        default_catalog,
+    )
+    from langchain_toolrouter.emulator.context import EmulatorState
+    from langchain_toolrouter.emulator.faults import FaultRule, Faults, RequestLog, RequestRecord
+    from langchain_toolrouter.emulator.server import EmulatorServer
+    from langchain_toolrouter.emulator.store import Store
+    from langchain_toolrouter.emulator.transports import async_transport, sync_transport
 
 __all__ = [
     "DEFAULT_API_KEY",
@@ -65,3 +58,54 @@ __all__ = [
     "default_catalog",
     "sync_transport",
 ]
+
+_HOMES = {
+    "DEFAULT_API_KEY": "app",
+    "create_app": "app",
+    "Catalog": "catalog",
+    "CatalogTool": "catalog",
+    "ToolContext": "catalog",
+    "ToolFailure": "catalog",
+    "Toolkit": "catalog",
+    "default_catalog": "catalog",
+    "EmulatorState": "context",
+    "FaultRule": "faults",
+    "Faults": "faults",
+    "RequestLog": "faults",
+    "RequestRecord": "faults",
+    "EmulatorServer": "server",
+    "Store": "store",
+    "async_transport": "transports",
+    "sync_transport": "transports",
+}
+
+
+def require_extra() -> None:
+    """Raise an `ImportError` naming the extra to install when one of its packages is missing."""
+    try:
+        import bm25s  # noqa: F401
+        import jsonschema  # noqa: F401
+        import mcp  # noqa: F401
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as exc:
+        missing = (exc.name or "one of its packages").split(".")[0]
+        raise ImportError(
+            f"The Tool Router emulator needs the 'emulator' extra ({missing} is missing): "
+            'pip install "langchain-toolrouter[emulator]"'
+        ) from exc
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        msg = f"module {__name__!r} has no attribute {name!r}"
+        raise AttributeError(msg)
+    require_extra()
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

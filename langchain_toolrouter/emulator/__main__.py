@@ -14,8 +14,8 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from langchain_toolrouter.emulator.app import DEFAULT_LOG_SIZE
-from langchain_toolrouter.emulator.limits import DEFAULT_MAX_BODY_BYTES
+from langchain_toolrouter.emulator import require_extra
+from langchain_toolrouter.emulator.defaults import DEFAULT_LOG_SIZE, DEFAULT_MAX_BODY_BYTES
 
 
 def _port(text: str) -> int:
@@ -108,18 +108,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        import uvicorn
-
-        from langchain_toolrouter.emulator import DEFAULT_API_KEY, create_app
-        from langchain_toolrouter.emulator.server import _bind
+        require_extra()
     except ImportError as exc:  # the extra is missing: one line with the fix, no traceback
-        missing = f" ({exc.name} is missing)" if exc.name else ""
-        print(
-            f"error: the Tool Router emulator needs the 'emulator' extra{missing}: "
-            'pip install "langchain-toolrouter[emulator]"',
-            file=sys.stderr,
-        )
+        print(f"error: {str(exc)[:1].lower()}{str(exc)[1:]}", file=sys.stderr)
         return 1
+    import uvicorn
+
+    from langchain_toolrouter.emulator.app import DEFAULT_API_KEY, create_app
+    from langchain_toolrouter.emulator.server import _bind
+
     api_key = args.api_key or DEFAULT_API_KEY
     data_dir = args.data_dir and Path(args.data_dir)
     if data_dir and data_dir.exists() and not data_dir.is_dir():

@@ -29,9 +29,10 @@ from langchain_toolrouter._arguments import check_integer, check_number, describ
 from langchain_toolrouter.emulator import handlers, project
 from langchain_toolrouter.emulator.catalog import Catalog, default_catalog
 from langchain_toolrouter.emulator.context import EmulatorState
+from langchain_toolrouter.emulator.defaults import DEFAULT_LOG_SIZE, DEFAULT_MAX_BODY_BYTES
 from langchain_toolrouter.emulator.errors import EmulatorError, error_body
 from langchain_toolrouter.emulator.faults import FaultRule, Faults, RequestLog, fault_rules
-from langchain_toolrouter.emulator.limits import DEFAULT_MAX_BODY_BYTES, BodyLimitMiddleware
+from langchain_toolrouter.emulator.limits import BodyLimitMiddleware
 from langchain_toolrouter.emulator.mcp_server import McpEndpoint, lifespan
 from langchain_toolrouter.emulator.middleware import FaultMiddleware, request_id_of
 from langchain_toolrouter.emulator.mounts import MountStore
@@ -46,7 +47,6 @@ DEFAULT_API_KEY = "ak_emulator_local"
 #: The longest lifetime of a presigned URL, in seconds (S3's limit, 7 days).
 MAX_URL_TTL = 7 * 24 * 3600
 #: How many requests the request log keeps by default (the oldest go first).
-DEFAULT_LOG_SIZE = 10_000
 
 Endpoint = Callable[[Request], Coroutine[Any, Any, Response]]
 

@@ -12,6 +12,7 @@ import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from langchain_toolrouter.emulator.defaults import DEFAULT_MAX_BODY_BYTES
 from langchain_toolrouter.emulator.errors import EmulatorError, error_body
 from langchain_toolrouter.emulator.middleware import request_id_of
 
@@ -19,7 +20,6 @@ __all__ = ["DEFAULT_MAX_BODY_BYTES", "BodyLimitMiddleware", "body_too_large"]
 
 #: The default limit of a request body: far above any real API request, far below a body whose
 #: parsing would hold up every other client.
-DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
 
 _UNLIMITED_PREFIXES = ("/_emulator/files/",)
 

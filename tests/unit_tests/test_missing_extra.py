@@ -22,6 +22,26 @@ def test_the_emulator_command_names_the_extra_and_exits_1(
     ]
 
 
+def test_the_emulator_command_without_the_extra_prints_one_line_in_a_fresh_interpreter() -> None:
+    """What a user without the extra sees: the package and the command import, and the command
+    names the extra in one line (no traceback)."""
+    import subprocess
+
+    code = (
+        "import sys\n"
+        "sys.modules['starlette'] = None\n"
+        "from langchain_toolrouter.emulator.__main__ import main\n"
+        "raise SystemExit(main(['--port', '0']))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert run.returncode == 1
+    assert run.stdout == ""
+    assert run.stderr.splitlines() == [
+        "error: the Tool Router emulator needs the 'emulator' extra (starlette is missing): "
+        'pip install "langchain-toolrouter[emulator]"'
+    ]
+
+
 def test_the_demo_without_a_key_or_the_extra_names_the_package_to_install(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

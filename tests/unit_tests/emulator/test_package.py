@@ -38,8 +38,14 @@ def _run(code: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_missing_extra_gives_an_install_hint() -> None:
-    result = _run("import sys; sys.modules['uvicorn'] = None; import langchain_toolrouter.emulator")
+    """The package imports without the extra (so its command can say what to install in one
+    line); the first name taken from it says it."""
+    result = _run(
+        "import sys; sys.modules['uvicorn'] = None; import langchain_toolrouter.emulator as e; "
+        "e.EmulatorServer"
+    )
     assert result.returncode != 0
+    assert "ImportError: The Tool Router emulator needs the 'emulator' extra" in result.stderr
     assert 'pip install "langchain-toolrouter[emulator]"' in result.stderr
 
 
