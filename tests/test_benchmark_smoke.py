@@ -2,10 +2,10 @@
 
 CI never runs the real benchmark (minutes, and it needs the comparison libraries), so this runs
 the few-second smoke mode in a subprocess with the test environment's interpreter: every code
-path (timing, cached builds, the 1,000-tools section shrunk, quality scoring, name stress, the
-report, ``--json`` and ``--markdown``) with whatever comparison converters are importable (none
-in CI). An audit hook in the subprocess refuses any network access and fails the run if
-anything tried.
+path (timing, cached builds, the 1,000-tools sections shrunk, side by side with a baseline
+checkout in worker processes (this repository again), quality scoring, name stress, the report,
+``--json`` and ``--markdown``) with whatever comparison converters are importable (none in CI).
+An audit hook in the subprocess refuses any network access and fails the run if anything tried.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_schema.py"
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "benchmarks" / "bench_schema.py"
 
 # Runs the benchmark as ``python bench_schema.py ...`` would, under an audit hook that blocks
 # (and records) every attempt to resolve a name or reach another machine.
@@ -54,7 +55,7 @@ sys.exit(code)
 
 def _run_smoke(tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], float]:
     out_json, out_md = tmp_path / "bench.json", tmp_path / "bench.md"
-    args = ["--smoke", "--json", str(out_json), "--markdown", str(out_md)]
+    args = ["--smoke", "--json", str(out_json), "--markdown", str(out_md), "--baseline", str(ROOT)]
     started = time.perf_counter()
     proc = subprocess.run(
         [sys.executable, "-c", _NO_NETWORK_RUNNER, str(BENCH), *args],
@@ -96,6 +97,16 @@ def test_benchmark_smoke_run(tmp_path: Path) -> None:
     for what in ("load", "bind", "convert"):
         assert speed["thousand_tools_ms"][what] > 0, speed["thousand_tools_ms"]
 
+    side = speed["side_by_side"]
+    assert side["tools"] == 50
+    assert side["corpus_tools"] + len(side["left_out"]) == 6, side["left_out"]
+    for lane in ("ours.load", "ours.bind", "baseline.load", "baseline.bind", "head.load"):
+        assert len(side["lanes"][lane]["runs_ms"]) == 1, (lane, side["lanes"][lane])
+        assert side["lanes"][lane]["median_ms"] > 0, (lane, side["lanes"][lane])
+    assert side["ratios"]["head_vs_baseline_load"]["rounds"] == 1
+    assert side["checkouts"]["baseline"]["package"] == str(ROOT / "langchain_toolrouter")
+    assert len(side["load_avg_1m"]) == 1
+
     ours = doc["quality"]["ours"]
     assert ours["built"] == 6, ours["build_failures"]
     assert ours["valid_calls"] > 0
@@ -108,3 +119,4 @@ def test_benchmark_smoke_run(tmp_path: Path) -> None:
     assert "| `ours.load` |" in markdown
     assert "not judged (smoke run)" in markdown
     assert "50 distinct tools" in markdown
+    assert "| `head.load` |" in markdown
