@@ -23,7 +23,14 @@ from typing import Any
 
 from _corpus import Tool
 
-__all__ = ["BENCH_PACKAGES_ENV", "Converter", "Rejected", "available_converters"]
+__all__ = [
+    "BENCH_PACKAGES_ENV",
+    "CONVERTERS",
+    "Converter",
+    "Rejected",
+    "available_converters",
+    "make_converter",
+]
 
 BENCH_PACKAGES_ENV = "TOOLROUTER_BENCH_PACKAGES"
 INSTALL_HINT = "run `bash scripts/bench.sh` to install the comparison libraries"
@@ -364,19 +371,32 @@ def bench_packages_dir() -> Path:
     return Path(raw) if raw else Path(sys.prefix) / "toolrouter-bench-packages"
 
 
-def available_converters() -> tuple[list[Converter], dict[str, str]]:
-    """Every converter that imports, ours first; and, for the others, why not."""
+CONVERTERS: dict[str, type[Converter]] = {
+    "ours": Ours,
+    "composio": Composio,
+    "jstp": JsonSchemaToPydantic,
+    "mcp": McpAdapters,
+}
+
+
+def make_converter(key: str) -> Converter:
+    """The converter named ``key`` in :data:`CONVERTERS`, with scripts/bench.sh's composio folder
+    on ``sys.path``; ``ImportError`` when its library is not installed."""
     extra = bench_packages_dir()
     if extra.is_dir() and str(extra) not in sys.path:
         sys.path.insert(0, str(extra))
-    converters: list[Converter] = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return CONVERTERS[key]()
+
+
+def available_converters() -> tuple[list[Converter], dict[str, str]]:
+    """Every converter that imports, ours first; and, for the others, why not."""
+    converters: list[Converter] = [make_converter("ours")]
     missing: dict[str, str] = {}
-    converters.append(Ours())
-    for cls in (Composio, JsonSchemaToPydantic, McpAdapters):
+    for key in ("composio", "jstp", "mcp"):
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                converters.append(cls())
+            converters.append(make_converter(key))
         except ImportError as exc:  # noqa: PERF203 - once per converter
-            missing[cls.label] = f"{exc} ({INSTALL_HINT})"
+            missing[CONVERTERS[key].label] = f"{exc} ({INSTALL_HINT})"
     return converters, missing
