@@ -62,13 +62,14 @@ LOAD_SPEEDUP = 10.0  # loading a tool vs composio-langchain's conversion, per to
 FIRST_CALL_SPEEDUP = 1.0  # first call (validator included) vs composio's conversion alone
 CACHED_US = 10.0  # a cached build
 # 1,000 distinct tools loaded, as ratios to the same 1,000 tools converted by the others in the
-# same run (medians of per-round wall-time ratios), since absolute times move 2x with the shared
-# machine's speed. They keep "1,000 tools in under 50 ms": the code that met it (commit 61592bc;
-# 42.9 ms, the median of its last five quiet runs) measured 84x and 1.70x this way, and 50 ms
-# allows 50 / 42.9 = 1.17 times its time: 72x and 1.98x, rounded (docs/benchmarks.md, "Ratios
-# instead of an absolute time").
+# same run (medians of per-round ratios of each worker's CPU time: wall times move 2x with the
+# shared machine's speed, and with other processes taking turns on its two cores). They keep
+# "1,000 tools in under 50 ms": the code that met it (commit 61592bc; 42.9 ms, the median of its
+# last five quiet runs) measured 85.6x and 1.64x this way, and 50 ms allows 50 / 42.9 = 1.17
+# times its time: 73x and 1.91x, rounded to 70x and 1.9x (docs/benchmarks.md, "Ratios instead of an
+# absolute time").
 THOUSAND_VS_COMPOSIO = 70.0  # composio-langchain's conversion / ours.load: at least
-THOUSAND_VS_MCP = 2.0  # ours.load / langchain-mcp-adapters' conversion: at most
+THOUSAND_VS_MCP = 1.9  # ours.load / langchain-mcp-adapters' conversion: at most
 # The contenders of the 1,000-tool comparison (converter keys).
 SIDE_BY_SIDE = ("ours", "composio", "mcp")
 
@@ -665,12 +666,13 @@ _THOUSAND_INFO = (
 
 
 def _per_round_text(r: dict[str, Any]) -> str:
-    """Wall-time ratio, median and spread over rounds, and the CPU-time ratio's median."""
-    digits = 1 if r["median"] >= 10 else 2
+    """The per-round ratio by CPU time (what is judged) and by wall time: medians, p10, p90."""
+    cpu = r["cpu"]
+    digits = 1 if cpu["median"] >= 10 else 2
     return (
-        f"median {r['median']:.{digits}f}x of {r['rounds']} rounds "
-        f"(p10 {r['p10']:.{digits}f}x, p90 {r['p90']:.{digits}f}x; "
-        f"CPU time {r['cpu']['median']:.{digits}f}x)"
+        f"CPU time: median {cpu['median']:.{digits}f}x of {r['rounds']} rounds (p10 "
+        f"{cpu['p10']:.{digits}f}x, p90 {cpu['p90']:.{digits}f}x); wall time: median "
+        f"{r['median']:.{digits}f}x (p10 {r['p10']:.{digits}f}x, p90 {r['p90']:.{digits}f}x)"
     )
 
 
@@ -810,7 +812,8 @@ def print_report(
         if r is None:
             print(f"   ---- {text.format(count=sbs['tools'], goal=goal)}: needs {_ANCHOR[key]}")
             continue
-        ok = judged(r["median"] >= goal if key == "load_vs_composio" else r["median"] <= goal)
+        cpu = r["cpu"]["median"]
+        ok = judged(cpu >= goal if key == "load_vs_composio" else cpu <= goal)
         verdicts[f"thousand_{key}"] = ok
         print(
             f"   {_verdict(ok)} {text.format(count=sbs['tools'], goal=goal)}: {_per_round_text(r)}"
