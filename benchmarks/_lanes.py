@@ -3,7 +3,7 @@ langchain-mcp-adapters', each with and without ``convert_to_openai_tool``, as ra
 
 A lane is one converter's pass over the batch. Each contender runs in a worker process of its
 own, started fresh for this section: the main process has by then generated thousands of calls
-and run four libraries, and a lane timed there ran 15-20% slower than the same lane in a fresh
+and run four libraries, and a lane timed there ran 14-22% slower than the same lane in a fresh
 process, a handicap that would fall unevenly on the contenders. With ``--baseline DIR``, one
 more worker imports another checkout of langchain-toolrouter (two checkouts cannot share a
 process: the package imports itself by its absolute name), to compare code before and after a
