@@ -13,6 +13,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cached_property
 from typing import Final, Union
 from urllib.parse import urlsplit, urlunsplit
 
@@ -191,7 +192,7 @@ class ToolRouterSettings:
     Attributes:
         api_key: the project API key, sent only as ``x-api-key`` to ``base_url``'s origin.
         base_url: service root without trailing slash, e.g. ``https://backend.composio.dev``.
-        api_version: ``v3`` (the spec) or ``v3.1`` (what the official client uses).
+        api_version: ``v3`` (the default) or ``v3.1`` (what the official client uses).
         timeout: default timeout of every operation.
         execute_timeout: timeout of execute, execute_meta and proxy_execute.
     """
@@ -267,7 +268,7 @@ class ToolRouterSettings:
             ),
         )
 
-    @property
+    @cached_property
     def origin(self) -> tuple[str, str, int | None]:
         """(scheme, host, port) of the base URL: the only place the key may be sent."""
         url = httpx.URL(self.base_url)

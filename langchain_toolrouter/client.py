@@ -49,7 +49,7 @@ from langchain_toolrouter.wire import models as m
 from langchain_toolrouter.wire import operations as ops
 from langchain_toolrouter.wire.codec import (
     REQUEST_ID_HEADER,
-    build_request,
+    RequestBuilder,
     map_transport_error,
     new_request_id,
     parse_error,
@@ -132,22 +132,24 @@ def _hook_status_error(op: Operation[Any], exc: httpx.HTTPStatusError) -> Except
     return parse_error(op, copy)
 
 
-def _send_failure(
-    op: Operation[Any], exc: httpx.HTTPError, request: httpx.Request
-) -> tuple[Exception, BaseException | None]:
-    """Our error for an httpx failure, and a cause to chain that holds no API key.
+def _send_failure(op: Operation[Any], exc: httpx.HTTPError, request: httpx.Request) -> Exception:
+    """Our error for an httpx failure, chained to a cause that holds no API key.
 
     httpx's exceptions keep the request, whose headers carry the key; an error reporter that
-    walks ``__cause__`` would find it. The cause is a copy with the type and message only.
+    walks ``__cause__`` would find it. The cause is a copy with the type and message only, and
+    the httpx exception is not kept as the context either.
     """
     if isinstance(exc, httpx.HTTPStatusError):  # a caller's event hook raised for the status
-        return _hook_status_error(op, exc), None  # (its status and body are in our error)
+        error = _hook_status_error(op, exc)  # (its status and body are in our error)
+        error.__cause__, error.__suppress_context__ = None, True
+        return error
     error = map_transport_error(op, exc, request.headers.get(REQUEST_ID_HEADER))
     try:
         cause: BaseException = type(exc)(str(exc))
     except Exception:  # a subclass with another signature
         cause = RuntimeError(f"{type(exc).__name__}: {exc}")
-    return error, cause
+    error.__cause__, error.__suppress_context__ = cause, True
+    return error
 
 
 class _CallLog:
@@ -157,6 +159,27 @@ class _CallLog:
 
     def __init__(self) -> None:
         self.may_have_run = False
+
+
+class _FirstFailure:
+    """The error of a call's first attempt, made before tenacity took over.
+
+    A call's first attempt runs outside tenacity, so one that succeeds at once never sets up a
+    retry loop. When it fails, tenacity starts with an attempt that raises this error again
+    (:meth:`replay`, nothing is sent), so its hooks judge the first attempt as they judge every
+    later one: the same rules, attempt numbers, waits and log lines as when tenacity ran it.
+    """
+
+    __slots__ = ("_error",)
+
+    def __init__(self, error: Exception) -> None:
+        self._error: Exception | None = error
+
+    def replay(self) -> None:
+        """Raise the first attempt's error the first time; do nothing after that."""
+        error, self._error = self._error, None
+        if error is not None:
+            raise error
 
 
 class _BaseClient:
@@ -180,6 +203,7 @@ class _BaseClient:
             execute_timeout=execute_timeout,
         )
         self._retry = _check_retry(retry)
+        self._requests = RequestBuilder(self._settings)
         self._state = ClientState.OPEN
 
     @property
@@ -221,9 +245,8 @@ class _BaseClient:
         extra_body: Mapping[str, Any] | None,
     ) -> httpx.Request:
         self._check_open()
-        return build_request(
+        return self._requests.build(
             op,
-            self._settings,
             path_params,
             payload,
             request_id=calls.check_request_id(request_id, op.name) or new_request_id(),
@@ -232,9 +255,18 @@ class _BaseClient:
         )
 
     def _retry_options(
-        self, op: Operation[Any], request: httpx.Request, log: _CallLog
+        self,
+        op: Operation[Any],
+        request: httpx.Request,
+        log: _CallLog,
+        *,
+        spent_before: float = 0.0,
     ) -> dict[str, Any]:
-        """tenacity's stop/wait/retry hooks, built from the pure policy in ``wire.retry``."""
+        """tenacity's stop/wait/retry hooks, built from the pure policy in ``wire.retry``.
+
+        ``spent_before``: seconds the call ran before tenacity took over (the first attempt,
+        made without it; see :class:`_FirstFailure`), counted in the time budget.
+        """
         policy = self._retry
         request_id = request.headers.get(REQUEST_ID_HEADER)
 
@@ -261,7 +293,7 @@ class _BaseClient:
 
         def stop(state: tenacity.RetryCallState) -> bool:
             # Planned waits count even when they are not slept (tests), so the budget holds.
-            elapsed = max(state.seconds_since_start or 0.0, state.idle_for)
+            elapsed = max((state.seconds_since_start or 0.0) + spent_before, state.idle_for)
             return should_stop(policy, state.attempt_number, elapsed, wait(state))
 
         def before_sleep(state: tenacity.RetryCallState) -> None:
@@ -328,7 +360,8 @@ class ToolRouterClient(_BaseClient):
     Args:
         api_key: project API key; default ``COMPOSIO_API_KEY``. Required.
         base_url: service root; default ``COMPOSIO_BASE_URL``, then ``https://backend.composio.dev``.
-        api_version: ``"v3"`` (default, as the spec) or ``"v3.1"``; env ``COMPOSIO_API_VERSION``.
+        api_version: ``"v3"`` (default) or ``"v3.1"`` (the official client's); env
+            ``COMPOSIO_API_VERSION``.
         timeout: default timeout (30 s read, 5 s connect); None for no timeout.
         execute_timeout: timeout of execute, execute_meta and proxy_execute (default 180 s).
         retry: a :class:`RetryPolicy` (default: 3 attempts within 60 s).
@@ -402,27 +435,49 @@ class ToolRouterClient(_BaseClient):
         request = self._prepare(
             op, path_params, payload, timeout, request_id, extra_body=extra_body
         )
+        started = time.monotonic()
+        try:  # the first attempt, made here: a call goes from here to httpx directly
+            response = self._http.send(request, follow_redirects=False)
+        except httpx.HTTPError as exc:
+            first = _FirstFailure(_send_failure(op, exc, request))
+        else:
+            try:
+                return self._answer(op, response)
+            except Exception as exc:  # tenacity judges it (and re-raises it) with the same hooks
+                first = _FirstFailure(exc)
         log = _CallLog()
-        retrying = tenacity.Retrying(sleep=self._sleep, **self._retry_options(op, request, log))
+        options = self._retry_options(op, request, log, spent_before=time.monotonic() - started)
+        retrying = tenacity.Retrying(sleep=self._sleep, **options)
         try:
-            result: ResponseT = retrying(self._attempt, op, request)
+            result: ResponseT = retrying(self._retry_attempt, op, request, first)
         except NotFoundError as exc:
             return self._settle_not_found(op, path_params, log, exc)
         return result
 
     def _attempt(self, op: Operation[ResponseT], request: httpx.Request) -> ResponseT:
+        """One more attempt (a retry)."""
         self._check_open()
         try:
             response = self._http.send(request, follow_redirects=False)
         except httpx.HTTPError as exc:
-            error, cause = _send_failure(op, exc, request)
+            error = _send_failure(op, exc, request)
         else:
-            try:
-                self._log_response(op, response)
-                return parse_response(op, response)
-            finally:
-                response.close()
-        raise error from cause  # outside the handler, so httpx's request (and key) is not chained
+            return self._answer(op, response)
+        raise error  # outside the handler, so httpx's request (and key) is not chained
+
+    def _answer(self, op: Operation[ResponseT], response: httpx.Response) -> ResponseT:
+        """The operation's answer from a response (closed here), or its typed error."""
+        try:
+            self._log_response(op, response)
+            return parse_response(op, response)
+        finally:
+            response.close()
+
+    def _retry_attempt(
+        self, op: Operation[ResponseT], request: httpx.Request, first: _FirstFailure
+    ) -> ResponseT:
+        first.replay()
+        return self._attempt(op, request)
 
     def _sleep(self, seconds: float) -> None:
         if waits_enabled(self._retry):
@@ -958,28 +1013,49 @@ class AsyncToolRouterClient(_BaseClient):
         request = self._prepare(
             op, path_params, payload, timeout, request_id, extra_body=extra_body
         )
+        started = time.monotonic()
+        try:  # the first attempt, made here: a call goes from here to httpx directly
+            response = await self._http.send(request, follow_redirects=False)
+        except httpx.HTTPError as exc:
+            first = _FirstFailure(_send_failure(op, exc, request))
+        else:
+            try:
+                return await self._answer(op, response)
+            except Exception as exc:  # tenacity judges it (and re-raises it) with the same hooks
+                first = _FirstFailure(exc)
         log = _CallLog()
-        options = self._retry_options(op, request, log)
+        options = self._retry_options(op, request, log, spent_before=time.monotonic() - started)
         retrying = tenacity.AsyncRetrying(sleep=self._sleep, **options)
         try:
-            result: ResponseT = await retrying(self._attempt, op, request)
+            result: ResponseT = await retrying(self._retry_attempt, op, request, first)
         except NotFoundError as exc:
             return self._settle_not_found(op, path_params, log, exc)
         return result
 
     async def _attempt(self, op: Operation[ResponseT], request: httpx.Request) -> ResponseT:
+        """One more attempt (a retry)."""
         self._check_open()
         try:
             response = await self._http.send(request, follow_redirects=False)
         except httpx.HTTPError as exc:
-            error, cause = _send_failure(op, exc, request)
+            error = _send_failure(op, exc, request)
         else:
-            try:
-                self._log_response(op, response)
-                return parse_response(op, response)
-            finally:
-                await response.aclose()
-        raise error from cause  # outside the handler, so httpx's request (and key) is not chained
+            return await self._answer(op, response)
+        raise error  # outside the handler, so httpx's request (and key) is not chained
+
+    async def _answer(self, op: Operation[ResponseT], response: httpx.Response) -> ResponseT:
+        """The operation's answer from a response (closed here), or its typed error."""
+        try:
+            self._log_response(op, response)
+            return parse_response(op, response)
+        finally:
+            await response.aclose()
+
+    async def _retry_attempt(
+        self, op: Operation[ResponseT], request: httpx.Request, first: _FirstFailure
+    ) -> ResponseT:
+        first.replay()
+        return await self._attempt(op, request)
 
     async def _sleep(self, seconds: float) -> None:
         if waits_enabled(self._retry):

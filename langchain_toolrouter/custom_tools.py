@@ -441,9 +441,17 @@ class CustomTool:
 
     def _raised(self, exc: Exception) -> ToolOutcome:
         """The failed result of the user's code raising: the model reads it, as the service
-        answers a tool that failed; an unexpected exception's traceback goes to the log."""
+        answers a tool that failed. An unexpected exception is one WARNING line in the log; its
+        traceback is logged at DEBUG."""
         if not isinstance(exc, ValidationError | ToolException):
-            _log.warning("custom tool %s raised", self.final_slug, exc_info=True)
+            _log.warning(
+                "custom tool %s raised %s: %s (the model got this error; the traceback is "
+                "logged at DEBUG)",
+                self.final_slug,
+                type(exc).__name__,
+                exc,
+            )
+            _log.debug("custom tool %s: traceback", self.final_slug, exc_info=exc)
         return _failed(self.final_slug, exc)
 
     def _returned(self, value: Any) -> ToolOutcome:

@@ -680,6 +680,13 @@ class ToolRouterSession:
             self._session.mcp.url, self._session.mcp.type, self._rt.base_url, {"x-api-key": key}
         )
 
+    def mcp_connection(self) -> dict[str, Any]:
+        """The session's MCP server as a connection of langchain-mcp-adapters'
+        `MultiServerMCPClient`: `{"transport": "streamable_http", "url": ..., "headers": ...}`
+        (the key only for an MCP URL on the API's origin, as `mcp` gives it)."""
+        mcp = self.mcp
+        return {"transport": "streamable_http", "url": mcp.url, "headers": dict(mcp.headers)}
+
     # ------------------------------------------------------------------ tools
 
     def get_tools(self, *, include_custom: Literal["preloaded", "all"] = "preloaded") -> ToolList:

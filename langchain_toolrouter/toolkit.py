@@ -40,10 +40,12 @@ class ToolRouterToolkit(BaseToolkit):
             about: a typo here would leave in a tool meant to be left out).
 
     Example:
-        .. code-block:: python
+        ```python
+        from langchain.agents import create_agent
 
-            toolkit = ToolRouterToolkit(session=session, exclude=["COMPOSIO_REMOTE_*"])
-            agent = create_react_agent(model, toolkit.get_tools())
+        toolkit = ToolRouterToolkit(session=session, exclude=["COMPOSIO_REMOTE_*"])
+        agent = create_agent(model, toolkit.get_tools())
+        ```
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)

@@ -211,49 +211,40 @@ class ToolRouterTool(BaseTool):
     Setup:
         Install `langchain-toolrouter` and set `COMPOSIO_API_KEY` (or run the emulator).
 
-        .. code-block:: bash
-
-            pip install -U langchain-toolrouter
+        ```bash
+        pip install -U langchain-toolrouter
+        ```
 
     Instantiation:
         Tools normally come from a session; `from_schema` wraps any JSON-schema tool.
 
-        .. code-block:: python
+        ```python
+        from langchain_toolrouter import ToolRouter, ToolRouterTool
 
-            from langchain_toolrouter import ToolRouter
-
-            session = ToolRouter().create_session("user-1", toolkits=["github"])
+        with ToolRouter() as router:
+            session = router.create_session("user-1", toolkits=["github"])
             tools = session.get_tools()
 
-            from langchain_toolrouter import ToolRouterTool
-
-            echo = ToolRouterTool.from_schema(
-                "echo",
-                "Repeat a text.",
-                {"type": "object", "properties": {"text": {"type": "string"}},
-                 "required": ["text"]},
-                lambda payload: {"echo": payload["text"]},
-            )
+        echo = ToolRouterTool.from_schema(
+            "echo",
+            "Repeat a text.",
+            {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
+            lambda payload: {"echo": payload["text"]},
+        )
+        ```
 
     Invocation with args:
-        .. code-block:: python
-
-            echo.invoke({"text": "hi"})
-
-        .. code-block:: python
-
-            '{"echo":"hi"}'
+        ```python
+        echo.invoke({"text": "hi"})
+        # '{"echo":"hi"}'
+        ```
 
     Invocation with ToolCall:
-        .. code-block:: python
-
-            echo.invoke({"args": {"text": "hi"}, "id": "1", "name": echo.name,
-                         "type": "tool_call"})
-
-        .. code-block:: python
-
-            ToolMessage(content='{"echo":"hi"}', artifact={"successful": True, ...},
-                        tool_call_id='1', name='echo')
+        ```python
+        echo.invoke({"args": {"text": "hi"}, "id": "1", "name": echo.name, "type": "tool_call"})
+        # ToolMessage(content='{"echo":"hi"}', name='echo', tool_call_id='1',
+        #             artifact={'successful': True, 'data': {'echo': 'hi'}, ...})
+        ```
 
     Errors the model can act on (bad arguments, a failed tool, a missing connection, rate
     limits, an unreachable service) come back as an error `ToolMessage` whose artifact holds
@@ -470,15 +461,24 @@ class ToolRouterTool(BaseTool):
         self, tool_input: str | dict[str, Any], tool_call_id: str | None
     ) -> tuple[tuple[Any, ...], dict[str, Any]]:
         """`_run`'s arguments: the tool call's id (so that an error answer carries its
-        artifact), then the call's arguments as given (validated in `_run`, by the schema
-        layer). A string input is refused as LangChain refuses it for a JSON-schema tool."""
+        artifact), then the call's arguments as one dict, as given (validated in `_run` by the
+        schema layer, which names a key that is not a string; spread as keywords, such a key
+        would fail before our code sees it). A string input is refused as LangChain refuses it
+        for a JSON-schema tool."""
         if not isinstance(tool_input, dict):
             return super()._to_args_and_kwargs(tool_input, tool_call_id)
-        return (tool_call_id,), dict(tool_input)
+        return (tool_call_id, dict(tool_input)), {}
 
-    def _run(self, tool_call_id: str | None = None, /, *args: Any, **kwargs: Any) -> Any:
+    def _run(
+        self,
+        tool_call_id: str | None = None,
+        arguments: dict[str, Any] | None = None,
+        /,
+        *args: Any,
+        **kwargs: Any,
+    ) -> Any:
         try:
-            payload = self.validate_arguments(_only_kwargs(self.name, args, kwargs))
+            payload = self.validate_arguments(_arguments(self.name, arguments, args, kwargs))
             return self._respond(self.executor.execute(payload))
         except ToolException as exc:
             answer = self._error_message(exc, tool_call_id)
@@ -486,9 +486,16 @@ class ToolRouterTool(BaseTool):
                 raise
             return answer
 
-    async def _arun(self, tool_call_id: str | None = None, /, *args: Any, **kwargs: Any) -> Any:
+    async def _arun(
+        self,
+        tool_call_id: str | None = None,
+        arguments: dict[str, Any] | None = None,
+        /,
+        *args: Any,
+        **kwargs: Any,
+    ) -> Any:
         try:
-            payload = self.validate_arguments(_only_kwargs(self.name, args, kwargs))
+            payload = self.validate_arguments(_arguments(self.name, arguments, args, kwargs))
             return self._respond(await self.executor.aexecute(payload))
         except ToolException as exc:
             answer = self._error_message(exc, tool_call_id)
@@ -587,14 +594,20 @@ def _is_malformed_call(input: object) -> bool:
     )
 
 
-def _only_kwargs(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+def _arguments(
+    name: str, arguments: dict[str, Any] | None, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> dict[str, Any]:
+    """The call's arguments: the dict `_to_args_and_kwargs` passed, or the keywords of a
+    direct `_run(**arguments)` call."""
     if args:
         msg = (
             f"{name} takes its arguments as a dict (JSON object) matching its schema, "
-            f"got {len(args)} positional value(s)"
+            f"got {len(args)} more positional value(s)"
         )
         raise TypeError(msg)
-    return kwargs
+    if arguments is None:
+        return kwargs
+    return {**arguments, **kwargs} if kwargs else arguments
 
 
 def _partly_successful(data: Any) -> bool:

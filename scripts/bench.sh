@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Install the comparison converters, then run the schema benchmark; arguments go to
-# benchmarks/bench_schema.py (e.g. `bash scripts/bench.sh --quick --json out.json`).
+# Install the comparison libraries, then run a benchmark:
+#   bash scripts/bench.sh [schema|call|all] [arguments...]
+# `schema` (the default) runs benchmarks/bench_schema.py, `call` runs benchmarks/bench_call.py,
+# `all` runs both; the other arguments go to the benchmark (e.g. `bash scripts/bench.sh --quick
+# --json out.json`, `bash scripts/bench.sh call --quick`; with `all`, only --quick or --smoke).
 #
 # composio 0.30 cannot be installed the ordinary way: it pins certifi>=2026.10.19, a release the
 # package index does not have, and it needs composio-client 2.0.0rc19 while our test extra pins
@@ -11,6 +14,11 @@
 # the environment's own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+WHICH=schema
+case "${1:-}" in
+  schema | call | all) WHICH="$1"; shift ;;
+esac
 
 PY="${PYTHON:-python}"
 TARGET="${TOOLROUTER_BENCH_PACKAGES:-$("$PY" -c 'import sys; print(sys.prefix)')/toolrouter-bench-packages}"
@@ -29,5 +37,11 @@ printf '==> composio 0.30 and what it needs to import into %s (--no-deps)\n' "$T
   "openai>=2.48,<3" "jiter>=0.10,<1" "tqdm>4"
 
 export TOOLROUTER_BENCH_PACKAGES="$TARGET"
-printf '==> benchmark\n'
-"$PY" benchmarks/bench_schema.py "$@"
+if [[ "$WHICH" != call ]]; then
+  printf '==> schema benchmark\n'
+  "$PY" benchmarks/bench_schema.py "$@"
+fi
+if [[ "$WHICH" != schema ]]; then
+  printf '==> call benchmark (quiet the machine first: it measures latency)\n'
+  "$PY" benchmarks/bench_call.py "$@"
+fi

@@ -3,8 +3,9 @@
 # pyproject.toml allows (scripts/lowest-constraints.txt), in a virtual environment of their own:
 # a lower bound that claims too much fails here (tenacity 8.2 lacked an attribute the retry log
 # read).
-# langchain-tests, langgraph and composio-client need newer releases than those, so the test
-# modules that use them are left out; everything else runs.
+# langchain-tests, langgraph, langchain, composio-client and langchain-mcp-adapters need newer
+# releases than those, so the test modules that use them are left out (the docs examples too:
+# their pages use them); everything else runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,14 +24,26 @@ except ImportError:  # Python 3.10: pip's own copy of the same parser
 
 with open("pyproject.toml", "rb") as f:
     test = tomllib.load(f)["project"]["optional-dependencies"]["test"]
-left_out = {"langchain-toolrouter", "langchain-tests", "langgraph", "langchain", "composio-client"}
+left_out = {
+    "langchain-toolrouter",
+    "langchain-tests",
+    "langgraph",
+    "langchain",
+    "composio-client",
+    "langchain-mcp-adapters",
+}
 print("\n".join(r for r in test if re.split(r"[\[<>=!~; ]", r, maxsplit=1)[0] not in left_out))
 PY
 "$venv/bin/python" -m pip install --quiet -e ".[emulator]" -r "$requirements" \
     -c scripts/lowest-constraints.txt
-"$venv/bin/python" -m pip list 2>/dev/null | grep -E '^(langchain-core|httpx|pydantic|tenacity|starlette|uvicorn|bm25s) '
+"$venv/bin/python" -m pip list 2>/dev/null | grep -E '^(langchain-core|httpx|pydantic|tenacity|starlette|uvicorn|bm25s|jsonschema|mcp) '
 "$venv/bin/python" -m pytest tests -q -p no:cacheprovider \
     --ignore tests/integration_tests/test_agent.py \
+    --ignore tests/integration_tests/test_agent_connections.py \
+    --ignore tests/integration_tests/test_per_user_tools.py \
     --ignore tests/integration_tests/test_contract_composio_client.py \
+    --ignore tests/integration_tests/test_docs_examples.py \
+    --ignore tests/integration_tests/test_mcp_adapters.py \
+    --ignore tests/integration_tests/test_testing_plugin.py \
     --ignore tests/integration_tests/test_tools_standard.py \
     --ignore tests/unit_tests/langchain/test_tools_standard.py

@@ -8,6 +8,7 @@ layer imports `session.py`.
 from __future__ import annotations
 
 import importlib.util
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -125,7 +126,15 @@ class Runtime:
         tools: How tools are built and answer.
     """
 
-    __slots__ = ("_aclients", "astorage_client", "client", "storage_client", "tools")
+    __slots__ = (
+        "__weakref__",
+        "_aclients",
+        "_closer",
+        "astorage_client",
+        "client",
+        "storage_client",
+        "tools",
+    )
 
     def __init__(
         self,
@@ -141,6 +150,9 @@ class Runtime:
         self.storage_client = storage_client
         self.astorage_client = astorage_client
         self.tools = tools
+        # Whatever still uses the clients (a session, a tool) holds this runtime: once nothing
+        # does, the pools are closed, so a router that was never closed leaks no socket.
+        self._closer = weakref.finalize(self, _close, client, aclients)
 
     @property
     def aclient(self) -> AsyncToolRouterClient:
@@ -159,10 +171,15 @@ class Runtime:
 
     def close(self) -> None:
         """Close the clients opened for this runtime (see `ToolRouter.close`)."""
-        self.client.close()
-        self._aclients.close_nowait()
+        self._closer()
 
     async def aclose(self) -> None:
         """Close the clients, waiting for the running loop's async client."""
+        self._closer.detach()
         self.client.close()
         await self._aclients.aclose()
+
+
+def _close(client: ToolRouterClient, aclients: LoopClients) -> None:
+    client.close()
+    aclients.close_nowait()

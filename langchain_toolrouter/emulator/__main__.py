@@ -1,6 +1,7 @@
 """`python -m langchain_toolrouter.emulator` / `toolrouter-emulator`: serve the emulator.
 
-Exit codes: 0 after Ctrl-C, 2 for bad arguments (argparse's usage line and a one-line
+Exit codes: 0 after Ctrl-C, 1 when the ``emulator`` extra is not installed (one line naming
+what to install), 2 for bad arguments (argparse's usage line and a one-line
 `error: ...` naming the option and the fix, before anything is printed to stdout; a port that
 cannot be listened on counts too, as its fix is another `--port` or `--host`).
 """
@@ -12,6 +13,9 @@ import contextlib
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+
+from langchain_toolrouter.emulator.app import DEFAULT_LOG_SIZE
+from langchain_toolrouter.emulator.limits import DEFAULT_MAX_BODY_BYTES
 
 
 def _port(text: str) -> int:
@@ -25,6 +29,21 @@ def _port(text: str) -> int:
             f"{text!r} is not a TCP port; give 1-65535, or 0 for any free port"
         )
     return port
+
+
+def _positive(what: str) -> Callable[[str], int]:
+    def check(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = 0
+        if value < 1:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not a valid {what}; give a whole number >= 1"
+            )
+        return value
+
+    return check
 
 
 def _non_empty(what: str) -> Callable[[str], str]:
@@ -69,6 +88,18 @@ def _parser() -> argparse.ArgumentParser:
         help="directory for mount files (default: a temporary one)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed for ids (default 0)")
+    parser.add_argument(
+        "--max-body-bytes",
+        type=_positive("byte count"),
+        default=DEFAULT_MAX_BODY_BYTES,
+        help=f"largest request body accepted, in bytes (default {DEFAULT_MAX_BODY_BYTES})",
+    )
+    parser.add_argument(
+        "--log-size",
+        type=_positive("log size"),
+        default=DEFAULT_LOG_SIZE,
+        help=f"requests the request log keeps (default {DEFAULT_LOG_SIZE})",
+    )
     return parser
 
 
@@ -81,9 +112,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         from langchain_toolrouter.emulator import DEFAULT_API_KEY, create_app
         from langchain_toolrouter.emulator.server import _bind
-    except ImportError as exc:
-        print(exc, file=sys.stderr)
-        return 2
+    except ImportError as exc:  # the extra is missing: one line with the fix, no traceback
+        missing = f" ({exc.name} is missing)" if exc.name else ""
+        print(
+            f"error: the Tool Router emulator needs the 'emulator' extra{missing}: "
+            'pip install "langchain-toolrouter[emulator]"',
+            file=sys.stderr,
+        )
+        return 1
     api_key = args.api_key or DEFAULT_API_KEY
     data_dir = args.data_dir and Path(args.data_dir)
     if data_dir and data_dir.exists() and not data_dir.is_dir():
@@ -92,7 +128,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             "missing), or leave --data-dir out for a temporary one"
         )
     try:
-        app = create_app(api_keys=[api_key], data_dir=data_dir, seed=args.seed)
+        app = create_app(
+            api_keys=[api_key],
+            data_dir=data_dir,
+            seed=args.seed,
+            max_body_bytes=args.max_body_bytes,
+            log_size=args.log_size,
+        )
     except OSError as exc:  # e.g. the directory cannot be created
         parser.error(f"--data-dir {args.data_dir}: {exc}; give a directory you can write to")
     # Listen before printing: the address printed is one that is being served.
@@ -112,7 +154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  mount files in {app.state.emulator.mounts.root}")
         print("Press Ctrl+C to stop.", flush=True)
         config = uvicorn.Config(
-            app, host=args.host, port=port, log_level="warning", http="h11", lifespan="off"
+            app, host=args.host, port=port, log_level="warning", http="h11", lifespan="on"
         )
         with contextlib.suppress(KeyboardInterrupt):
             uvicorn.Server(config).run(sockets=[sock])

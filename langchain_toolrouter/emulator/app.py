@@ -1,9 +1,10 @@
 """`create_app`: the emulator as a Starlette app, its route table and its error rendering.
 
-Every operation is served under `/api/v3/tool_router/...` and `/api/v3.1/tool_router/...` by the
-same handler (the handler reads the version from the path where it matters: v3 keeps custom
-tools with the session, v3.1 does not). Routes are declared in one list; errors are rendered in
-one place as the service's error body.
+The API routes are the operations of `wire.operations` (the table the library's clients send
+from), each served under `/api/v3` and `/api/v3.1` by one handler (the handler reads the version
+from the path where it matters: v3 keeps custom tools with the session, v3.1 does not); the
+emulator's own routes (`routes.OWN_ROUTES`) sit beside them. Errors are rendered in one place as
+the service's error body.
 """
 
 from __future__ import annotations
@@ -22,112 +23,83 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
+from starlette.types import ASGIApp
 
 from langchain_toolrouter._arguments import check_integer, check_number, describe
-from langchain_toolrouter.emulator import handlers
+from langchain_toolrouter.emulator import handlers, project
 from langchain_toolrouter.emulator.catalog import Catalog, default_catalog
 from langchain_toolrouter.emulator.context import EmulatorState
-from langchain_toolrouter.emulator.errors import EmulatorError
+from langchain_toolrouter.emulator.errors import EmulatorError, error_body
 from langchain_toolrouter.emulator.faults import FaultRule, Faults, RequestLog, fault_rules
+from langchain_toolrouter.emulator.limits import DEFAULT_MAX_BODY_BYTES, BodyLimitMiddleware
+from langchain_toolrouter.emulator.mcp_server import McpEndpoint, lifespan
 from langchain_toolrouter.emulator.middleware import FaultMiddleware, request_id_of
 from langchain_toolrouter.emulator.mounts import MountStore
+from langchain_toolrouter.emulator.routes import API_VERSIONS, OWN_ROUTES, ROUTE_NAMES
 from langchain_toolrouter.emulator.store import Store
+from langchain_toolrouter.wire.operations import ALL_OPERATIONS
 
-__all__ = ["API_PREFIXES", "DEFAULT_API_KEY", "build_routes", "create_app"]
+__all__ = ["DEFAULT_API_KEY", "build_routes", "create_app"]
 
-#: Path prefixes served (the spec's v3 and the official client's v3.1).
-API_PREFIXES = ("/api/v3/tool_router", "/api/v3.1/tool_router")
 #: The key `create_app()` accepts when none is given (an emulator is not a secret store).
 DEFAULT_API_KEY = "ak_emulator_local"
+#: The longest lifetime of a presigned URL, in seconds (S3's limit, 7 days).
+MAX_URL_TTL = 7 * 24 * 3600
+#: How many requests the request log keeps by default (the oldest go first).
+DEFAULT_LOG_SIZE = 10_000
 
 Endpoint = Callable[[Request], Coroutine[Any, Any, Response]]
 
-#: (operation, method, path under the prefix, handler) for every API operation.
-OPERATIONS: tuple[tuple[str, str, str, Endpoint], ...] = (
-    ("create_session", "POST", "/session", handlers.create_session),
-    ("get_session", "GET", "/session/{session_id}", handlers.get_session),
-    ("patch_session", "PATCH", "/session/{session_id}", handlers.patch_session),
-    ("delete_session", "DELETE", "/session/{session_id}", handlers.delete_session),
-    ("attach_session", "POST", "/session/{session_id}/attach", handlers.attach_session),
-    ("config_history", "GET", "/session/{session_id}/config_history", handlers.config_history),
-    ("execute", "POST", "/session/{session_id}/execute", handlers.execute),
-    ("execute_meta", "POST", "/session/{session_id}/execute_meta", handlers.execute_meta),
-    ("create_link", "POST", "/session/{session_id}/link", handlers.create_link),
-    ("proxy_execute", "POST", "/session/{session_id}/proxy_execute", handlers.proxy_execute),
-    ("list_toolkits", "GET", "/session/{session_id}/toolkits", handlers.list_toolkits),
-    ("list_tools", "GET", "/session/{session_id}/tools", handlers.list_tools),
-    ("search", "POST", "/session/{session_id}/search", handlers.search),
-    (
-        "list_mount_items",
-        "GET",
-        "/session/{session_id}/mounts/{mount_id}/items",
-        handlers.list_mount_items,
-    ),
-    (
-        "create_download_url",
-        "POST",
-        "/session/{session_id}/mounts/{mount_id}/download_url",
-        handlers.create_download_url,
-    ),
-    (
-        "create_upload_url",
-        "POST",
-        "/session/{session_id}/mounts/{mount_id}/upload_url",
-        handlers.create_upload_url,
-    ),
-    (
-        "delete_mount_item",
-        "POST",
-        "/session/{session_id}/mounts/{mount_id}/delete",
-        handlers.delete_mount_item,
-    ),
-)
-
-_FILES = "/_emulator/files/{session_id}/{mount_id}/{path:path}"
+#: The handler of every route, by route name (`routes.ROUTE_NAMES`).
+HANDLERS: Mapping[str, Endpoint | ASGIApp] = {
+    "create_session": handlers.create_session,
+    "get_session": handlers.get_session,
+    "update_session": handlers.update_session,
+    "delete_session": handlers.delete_session,
+    "attach": handlers.attach,
+    "list_config_history": handlers.list_config_history,
+    "execute": handlers.execute,
+    "execute_meta": handlers.execute_meta,
+    "create_link": handlers.create_link,
+    "proxy_execute": handlers.proxy_execute,
+    "list_toolkits": handlers.list_toolkits,
+    "list_tools": handlers.list_tools,
+    "search": handlers.search,
+    "list_mount_items": handlers.list_mount_items,
+    "create_download_url": handlers.create_download_url,
+    "create_upload_url": handlers.create_upload_url,
+    "delete_mount_item": handlers.delete_mount_item,
+    "get_connected_account": project.get_connected_account,
+    "get_toolkit": project.get_toolkit,
+    "connect_account": handlers.connect_account,
+    "presigned_upload": handlers.presigned_upload,
+    "presigned_download": handlers.presigned_download,
+    "mcp": McpEndpoint(),
+}
+if HANDLERS.keys() != ROUTE_NAMES:  # pragma: no cover - a route added without its handler
+    raise RuntimeError(f"routes without a handler: {sorted(ROUTE_NAMES - HANDLERS.keys())}")
 
 
 def build_routes() -> list[BaseRoute]:
-    """The whole route table: API operations under both prefixes, then the emulator's own
-    browser/presigned routes (which take no API key)."""
+    """The whole route table: the API operations under both versions, then the emulator's own
+    routes (connect pages and presigned files take no API key)."""
     routes: list[BaseRoute] = [
-        Route(prefix + path, handler, methods=[method], name=operation)
-        for prefix in API_PREFIXES
-        for operation, method, path, handler in OPERATIONS
+        Route(f"/api/{version}{op.path}", HANDLERS[op.name], methods=[op.method], name=op.name)
+        for version in API_VERSIONS
+        for op in ALL_OPERATIONS
     ]
     routes += [
-        Route(
-            "/_emulator/connect/{link_token}",
-            handlers.connect_account,
-            methods=["GET"],
-            name="connect_account",
-        ),
-        Route(_FILES, handlers.presigned_upload, methods=["PUT"], name="presigned_upload"),
-        Route(_FILES, handlers.presigned_download, methods=["GET"], name="presigned_download"),
-        Route(
-            "/tool_router/{session_id}/mcp",
-            handlers.mcp_unavailable,
-            methods=["GET", "POST", "DELETE"],
-            name="mcp",
-        ),
+        Route(path, HANDLERS[route.name], methods=list(route.methods), name=route.name)
+        for route in OWN_ROUTES
+        for path in route.paths()
     ]
     return routes
 
 
 def _error_response(request: Request, error: EmulatorError) -> JSONResponse:
     request_id = request_id_of(request.scope)
-    body = {
-        "error": {
-            "message": error.message,
-            "code": error.code,
-            "slug": error.slug,
-            "status": error.status,
-            "request_id": request_id,
-            "suggested_fix": error.suggested_fix,
-            "errors": error.errors,
-        }
-    }
     headers = {"x-request-id": request_id, **error.headers}
-    return JSONResponse(body, status_code=error.status, headers=headers)
+    return JSONResponse(error_body(error, request_id), status_code=error.status, headers=headers)
 
 
 async def _on_emulator_error(request: Request, exc: Exception) -> Response:
@@ -282,6 +254,8 @@ def create_app(
     catalog: Catalog | None = None,
     url_ttl: float = 900.0,
     signing_secret: bytes | str | None = None,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    log_size: int = DEFAULT_LOG_SIZE,
 ) -> Starlette:
     """Build the emulator app.
 
@@ -294,9 +268,12 @@ def create_app(
         seed: seeds ids and fault probabilities, so runs repeat exactly.
         data_dir: where mount files live; a temporary directory (removed with the app) if None.
         catalog: the toolkits served; `default_catalog()` if None.
-        url_ttl: lifetime of presigned URLs, in seconds (> 0).
+        url_ttl: lifetime of presigned URLs, in seconds (> 0, at most 7 days).
         signing_secret: HMAC key of presigned URLs: bytes, or a str (UTF-8 encoded); random
             per app if None.
+        max_body_bytes: the largest request body accepted (4 MiB by default); a larger one is
+            answered 413 before it is read. Presigned file uploads have their own limit.
+        log_size: how many requests the request log keeps (the oldest are dropped first).
 
     Raises:
         TypeError, ValueError: an option of the wrong type or out of range; the message names
@@ -312,7 +289,19 @@ def create_app(
     ttl = check_number(
         "create_app(url_ttl=...)", url_ttl, positive=True, hint="give seconds, e.g. url_ttl=900"
     )
+    if ttl > MAX_URL_TTL:
+        raise ValueError(
+            f"create_app(url_ttl=...) must be at most {MAX_URL_TTL} seconds (7 days, as for S3 "
+            f"presigned URLs), got {url_ttl}"
+        )
     secret = _secret(signing_secret)
+    check_integer(
+        "create_app(max_body_bytes=...)",
+        max_body_bytes,
+        minimum=1,
+        hint="give bytes, e.g. max_body_bytes=4 * 1024 * 1024",
+    )
+    check_integer("create_app(log_size=...)", log_size, minimum=1, hint="e.g. log_size=10_000")
     root = _data_root(data_dir)
     if catalog is not None and not isinstance(catalog, Catalog):
         raise TypeError(
@@ -337,11 +326,15 @@ def create_app(
     else:
         root.mkdir(parents=True, exist_ok=True)
     mounts = MountStore(root, secret=secret, url_ttl=ttl)
-    log = RequestLog()
+    log = RequestLog(maxlen=log_size)
     routes = build_routes()
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(FaultMiddleware, faults=faults, log=log, routes=routes)],
+        middleware=[
+            Middleware(FaultMiddleware, faults=faults, log=log, routes=routes),
+            Middleware(BodyLimitMiddleware, max_bytes=max_body_bytes),
+        ],
+        lifespan=lifespan,
         exception_handlers={
             EmulatorError: _on_emulator_error,
             HTTPException: _on_http_error,

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from langchain_toolrouter.emulator.catalog import TAGS, format_validation_error
+from langchain_toolrouter.emulator.definitions import TAGS, format_validation_error
 from langchain_toolrouter.emulator.errors import EmulatorError, bad_request
 from langchain_toolrouter.emulator.policy import tool_allowed
 from langchain_toolrouter.emulator.store import Store
@@ -102,8 +102,8 @@ _DOCUMENTED_EXTRAS = frozenset({"require_approval"})
 
 
 def _refuse_unknown_fields(request: BaseModel) -> None:
-    """400 naming each top-level body field the service does not define (wire reference 4.1
-    and 5 list them), rather than storing a misspelt block or silently dropping it."""
+    """400 naming each top-level body field the service does not define, rather than storing a
+    misspelt block or silently dropping it."""
     known = sorted({*type(request).model_fields, *_DOCUMENTED_EXTRAS})
     extra = request.model_extra or {}
     problems = [

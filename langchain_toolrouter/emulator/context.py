@@ -1,13 +1,14 @@
 """Per-app state and the per-request steps every handler shares: auth, session lookup, body parsing.
 
 `EmulatorState` is what `create_app` builds and what tests reach through `app.state.emulator` (or
-`EmulatorServer`): the store, mounts, fault rules, request log and search engine.
+`EmulatorServer`): the store, mounts, fault rules, request log, search engine and tool listings.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -15,9 +16,11 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 
-from langchain_toolrouter.emulator.catalog import Catalog, format_validation_error
+from langchain_toolrouter.emulator.catalog import Catalog
+from langchain_toolrouter.emulator.definitions import format_validation_error
 from langchain_toolrouter.emulator.errors import EmulatorError, bad_request, session_not_found
 from langchain_toolrouter.emulator.faults import Faults, RequestLog
+from langchain_toolrouter.emulator.listing import SessionTools, ToolListings
 from langchain_toolrouter.emulator.mounts import MountStore
 from langchain_toolrouter.emulator.search import ToolSearch
 from langchain_toolrouter.emulator.store import SessionRecord, Store
@@ -49,11 +52,16 @@ class EmulatorState:
     faults: Faults
     log: RequestLog
     search: ToolSearch = field(default_factory=ToolSearch)
+    listings: ToolListings = field(default_factory=ToolListings)
 
     @property
     def catalog(self) -> Catalog:
         """The app's catalog."""
         return self.store.catalog
+
+    def session_tools(self, record: SessionRecord) -> SessionTools:
+        """The session's tools as `GET .../tools` lists them (built once per config version)."""
+        return self.listings.session(self.catalog, self.store, record)
 
 
 def state_of(request: Request) -> EmulatorState:
@@ -116,18 +124,66 @@ async def _json(request: Request) -> Any:
     if not raw.strip():
         return {}
     try:
-        data = json.loads(raw, parse_constant=_not_json, parse_float=_finite)
+        # Strict UTF-8 (RFC 8259): json.loads on bytes would let encoded surrogates through.
+        text = raw.decode("utf-8")
+        data = json.loads(text, parse_constant=_not_json, parse_float=_finite)
     except RecursionError as exc:
         raise _too_deep() from exc
     except (json.JSONDecodeError, UnicodeDecodeError, ValueError) as exc:
         raise bad_request(
             f"The request body is not valid JSON: {exc}",
-            suggested_fix="Send a JSON object with Content-Type: application/json.",
+            suggested_fix="Send a JSON object in UTF-8 with Content-Type: application/json.",
             errors=["(body): invalid JSON"],
         ) from exc
-    if _depth_exceeds(data, MAX_BODY_DEPTH):
+    # Nesting is at most the number of brackets: most bodies need no walk at all.
+    if text.count("[") + text.count("{") > MAX_BODY_DEPTH and _depth_exceeds(text, MAX_BODY_DEPTH):
         raise _too_deep()
+    if _SURROGATE_ESCAPE.search(text):
+        _refuse_lone_surrogates(data)
     return data
+
+
+#: A `\uD800`-`\uDFFF` escape: a lone one would be stored as text that cannot be encoded
+#: again (every later answer holding it would fail), so such bodies are checked string by string.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _refuse_lone_surrogates(data: Any) -> None:
+    """400 naming the first string (key or value) with a lone UTF-16 surrogate."""
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, dict):
+            for key, value in item.items():
+                path = f"{where}.{key}" if where else str(key)
+                if not _encodable(key):
+                    raise _lone_surrogate(path)
+                stack.append((value, path))
+        elif isinstance(item, list):
+            stack.extend(
+                (value, f"{where}.{i}" if where else str(i)) for i, value in enumerate(item)
+            )
+        elif isinstance(item, str) and not _encodable(item):
+            raise _lone_surrogate(where or "(body)")
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _lone_surrogate(where: str) -> EmulatorError:
+    printable = where.encode("utf-8", "backslashreplace").decode("ascii")
+    return bad_request(
+        f"The request body has a lone UTF-16 surrogate (a \\uD800-\\uDFFF escape without its "
+        f"pair) at {printable}; it is not text.",
+        suggested_fix="Escape characters outside the BMP as a surrogate pair (e.g. "
+        "\\ud83d\\ude00), or send them as UTF-8.",
+        errors=[f"{printable}: lone surrogate"],
+    )
 
 
 def _not_json(constant: str) -> float:
@@ -150,18 +206,25 @@ def _too_deep() -> EmulatorError:
     )
 
 
-def _depth_exceeds(value: Any, limit: int) -> bool:
-    """Whether arrays/objects nest deeper than `limit` (iterative: no recursion to exhaust)."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if not isinstance(item, dict | list):
-            continue
-        if depth > limit:
-            return True
-        children = item.values() if isinstance(item, dict) else item
-        stack.extend((child, depth + 1) for child in children)
-    return False
+_INNERMOST = re.compile(r"\{\}|\[\]")
+_QUOTES_AND_BRACKETS = {code: None for code in range(128) if chr(code) not in '"[]{}'}
+
+
+def _depth_exceeds(text: str, limit: int) -> bool:
+    """Whether the arrays/objects of a valid JSON text nest deeper than `limit`.
+
+    Read off the text with string methods, not by walking the parsed value (millions of small
+    objects took seconds): escaped backslashes and quotes out, quotes and brackets alone kept,
+    the strings (every other piece between quotes) dropped; then one level of innermost pairs
+    is removed per pass, and the text nests as deep as the passes it takes to empty.
+    """
+    plain = text.replace("\\\\", "").replace('\\"', "").translate(_QUOTES_AND_BRACKETS)
+    brackets = "".join(plain.split('"')[::2])
+    for _ in range(limit):
+        if not brackets:
+            return False
+        brackets = _INNERMOST.sub("", brackets)
+    return bool(brackets)
 
 
 def validate(model: type[M], data: Any, *, what: str) -> M:

@@ -1,6 +1,6 @@
 """Custom tools and toolkits: slug rules, validation and the echoes returned on create/attach.
 
-Rules from wire reference section 10: a user slug matches `^[A-Za-z0-9_-]+$` and does not start
+The service's rules: a user slug matches `^[A-Za-z0-9_-]+$` and does not start
 with `LOCAL_` or `COMPOSIO_`; the final slug is `LOCAL_<TOOL>`, `LOCAL_<EXTENDED_TOOLKIT>_<TOOL>`
 or `LOCAL_<CUSTOM_TOOLKIT>_<TOOL>`, upper-cased, at most 60 characters; `extends_toolkit` must be
 a catalog toolkit and a custom toolkit slug must not clash with one; `input_schema` must be an

@@ -2,9 +2,9 @@
 
 Handlers never build error responses themselves: they raise `EmulatorError` and the app's
 exception handler turns it into `{"error": {message, code, slug, status, request_id,
-suggested_fix, errors}}` (wire reference section 6.1).
+suggested_fix, errors}}`, as the service's errors are.
 
-Which slugs and codes are the service's, and which are made up here (wire reference 6.2):
+Which slugs and codes are the service's, and which are made up here:
 
 * documented (slug and code): `ToolRouterV2_BadRequest` 4300, `ToolRouterV2_NoActiveConnection`
   4302, `ToolRouterV2_ToolkitsIsNoAuth` 4326, `ToolRouterV2_InternalServerError` 4340;
@@ -12,8 +12,9 @@ Which slugs and codes are the service's, and which are made up here (wire refere
   `ToolRouterV2_SessionNotFound` (4304), `ToolRouterV2_ToolNotFound`,
   `ToolRouterV2_InvalidConnectedAccountIds`, `ExternalProxy_SSRFBlocked`;
 * **emulator-only** slugs and codes: every other `ToolRouterV2_*` (`FileNotFound`,
-  `ConfigVersionConflict`, `Unauthorized`, `RouteNotFound`, ...) and every `Emulator_*` slug
-  (`Emulator_PresignedUrlRejected` 4303, `Emulator_McpNotSupported` 5010,
+  `ConfigVersionConflict`, `Unauthorized`, `RouteNotFound`, `PayloadTooLarge` 4130, ...), the
+  project endpoints' `ConnectedAccount_NotFound` 1800 and `Toolkit_NotFound` 1900, and every
+  `Emulator_*` slug (`Emulator_PresignedUrlRejected` 4303, `Emulator_McpNotRunning` 5030,
   `Emulator_InjectedFault` and `RateLimited` for an injected 429, whose codes are the status
   times ten).
 
@@ -24,8 +25,9 @@ and, at most, on the documented slugs; never on the emulator's numbers.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-__all__ = ["EmulatorError", "bad_request", "session_not_found"]
+__all__ = ["EmulatorError", "bad_request", "error_body", "session_not_found"]
 
 
 class EmulatorError(Exception):
@@ -50,6 +52,21 @@ class EmulatorError(Exception):
         self.suggested_fix = suggested_fix
         self.errors = list(errors)
         self.headers = dict(headers or {})
+
+
+def error_body(error: EmulatorError, request_id: str) -> dict[str, Any]:
+    """The service's error body for `error`: `{"error": {message, code, slug, ...}}`."""
+    return {
+        "error": {
+            "message": error.message,
+            "code": error.code,
+            "slug": error.slug,
+            "status": error.status,
+            "request_id": request_id,
+            "suggested_fix": error.suggested_fix,
+            "errors": error.errors,
+        }
+    }
 
 
 def bad_request(message: str, *, suggested_fix: str, errors: Sequence[str] = ()) -> EmulatorError:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from langchain_toolrouter.emulator.catalog import CatalogTool, ToolContext, ToolFailure, Toolkit
 from langchain_toolrouter.emulator.context import EmulatorState
 from langchain_toolrouter.emulator.customs import CustomTool, resolve_customs
+from langchain_toolrouter.emulator.definitions import CatalogTool, ToolContext, ToolFailure, Toolkit
 from langchain_toolrouter.emulator.errors import EmulatorError, session_not_found
 from langchain_toolrouter.emulator.policy import tool_allowed, toolkit_allowed
 from langchain_toolrouter.emulator.store import ConnectedAccount, SessionRecord, UserState, utc_now
@@ -84,7 +84,7 @@ class Outcome:
         return self.error is None
 
     def to_result(self, log_id: str) -> ExecuteResult:
-        """The execute response (wire reference section 3.5)."""
+        """The execute response."""
         return ExecuteResult(
             data=self.data,
             error=self.error,
@@ -121,7 +121,7 @@ def session_accounts(
     """The user's `toolkit` accounts (any status) a session may use, oldest first.
 
     The pinned ones when `config.connected_accounts` pins any for the toolkit; otherwise the
-    PRIVATE ones: a SHARED account is used only when pinned (wire reference 4.5).
+    PRIVATE ones: a SHARED account is used only when pinned.
     """
     pinned = (config.connected_accounts or {}).get(toolkit)
     accounts = [a for a in user.accounts if a.toolkit == toolkit]

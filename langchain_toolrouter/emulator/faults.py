@@ -6,9 +6,10 @@ either *before* the handler runs or *after* it ran (the "response lost" case a c
 blindly retry). Rules fire with a probability drawn from a seeded generator, or only for the first
 `times` matching requests, so a run is reproducible. `Faults` is mutable while the server runs.
 
-`RequestLog` records every request the app saw (operation, method, path, `x-request-id`, whether
-the handler ran, status, whether an `x-api-key` header was present), so tests can prove, e.g.,
-that an execute was processed exactly once or that a presigned URL never received the key.
+`RequestLog` records the latest requests the app saw (operation, method, path, `x-request-id`,
+whether the handler ran, status, whether an `x-api-key` header was present), so tests can prove,
+e.g., that an execute was processed exactly once or that a presigned URL never received the key.
+It keeps the last `maxlen` of them (10,000 by default, `create_app(log_size=...)`).
 A request is recorded before the first byte of its answer is sent (error answers and dropped
 connections included), so when a client call returns, its requests are already in the log; only
 a request still running after its client gave up (a timeout during injected latency) is
@@ -19,11 +20,13 @@ from __future__ import annotations
 
 import random
 import threading
+from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from langchain_toolrouter._arguments import check_integer, check_number, describe
+from langchain_toolrouter.emulator.routes import ROUTE_NAMES
 
 __all__ = [
     "OPERATIONS",
@@ -36,31 +39,7 @@ __all__ = [
 ]
 
 #: Operation names a rule may target (besides "*"); they are also the request log's names.
-OPERATIONS = frozenset(
-    {
-        "create_session",
-        "get_session",
-        "patch_session",
-        "delete_session",
-        "attach_session",
-        "config_history",
-        "execute",
-        "execute_meta",
-        "create_link",
-        "proxy_execute",
-        "list_toolkits",
-        "list_tools",
-        "search",
-        "list_mount_items",
-        "create_download_url",
-        "create_upload_url",
-        "delete_mount_item",
-        "presigned_upload",
-        "presigned_download",
-        "connect_account",
-        "mcp",
-    }
-)
+OPERATIONS = ROUTE_NAMES
 
 DropMode = Literal["before", "after"]
 
@@ -280,20 +259,23 @@ class RequestRecord:
 
 
 class RequestLog:
-    """Thread-safe list of `RequestRecord`s (the server thread writes, the test thread reads)."""
+    """Thread-safe record of the latest requests (the server thread writes, the test thread
+    reads), oldest first: a ring of `maxlen` records, so a long run keeps a bounded log."""
 
-    def __init__(self) -> None:
-        self._records: list[RequestRecord] = []
+    def __init__(self, maxlen: int = 10_000) -> None:
+        check_integer("RequestLog(maxlen=...)", maxlen, minimum=1, hint="e.g. maxlen=10_000")
+        self.maxlen = maxlen
+        self._records: deque[RequestRecord] = deque(maxlen=maxlen)
         self._lock = threading.Lock()
 
     def append(self, record: RequestRecord) -> None:
-        """Record one request."""
+        """Record one request (the oldest record goes when the log is full)."""
         with self._lock:
             self._records.append(record)
 
     @property
     def records(self) -> list[RequestRecord]:
-        """A snapshot of every record so far, oldest first."""
+        """A snapshot of the records kept, oldest first."""
         with self._lock:
             return list(self._records)
 
@@ -316,7 +298,7 @@ class RequestLog:
         ]
 
     def count(self, operation: str | None = None, *, processed: bool | None = None) -> int:
-        """How many requests of `operation` were seen (or processed, with `processed=True`)."""
+        """How many kept requests were of `operation` (or processed, with `processed=True`)."""
         return len(self.filter(operation, processed=processed))
 
     def clear(self) -> None:

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from langchain_toolrouter.emulator.catalog import ToolContext, ToolFailure
+from langchain_toolrouter.emulator.catalog import split_origin
 from langchain_toolrouter.emulator.config import build_config, check_config, patch_config
 from langchain_toolrouter.emulator.context import (
     api_version,
@@ -25,6 +25,7 @@ from langchain_toolrouter.emulator.context import (
     state_of,
 )
 from langchain_toolrouter.emulator.customs import resolve_customs
+from langchain_toolrouter.emulator.definitions import ToolContext, ToolFailure
 from langchain_toolrouter.emulator.errors import EmulatorError, bad_request, session_not_found
 from langchain_toolrouter.emulator.execution import (
     Outcome,
@@ -35,14 +36,13 @@ from langchain_toolrouter.emulator.execution import (
     session_accounts,
     usable_accounts,
 )
+from langchain_toolrouter.emulator.listing import encode
 from langchain_toolrouter.emulator.meta import run_meta_tool, run_search
 from langchain_toolrouter.emulator.pagination import paginate
-from langchain_toolrouter.emulator.policy import meta_tools, preloaded_tools, toolkit_allowed
+from langchain_toolrouter.emulator.policy import meta_tools, toolkit_allowed
 from langchain_toolrouter.emulator.presenters import (
     dump,
-    meta_tool_item,
     session_payload,
-    tool_item,
     toolkit_item,
 )
 from langchain_toolrouter.emulator.store import SessionRecord, Store, UserState, iso, utc_now
@@ -68,14 +68,12 @@ from langchain_toolrouter.wire.models import (
     SessionDeleteResult,
     SessionUpdateRequest,
     ToolkitPage,
-    ToolPage,
     UploadUrl,
     UploadUrlRequest,
 )
 
 __all__ = [
-    "attach_session",
-    "config_history",
+    "attach",
     "connect_account",
     "create_download_url",
     "create_link",
@@ -86,15 +84,15 @@ __all__ = [
     "execute",
     "execute_meta",
     "get_session",
+    "list_config_history",
     "list_mount_items",
     "list_toolkits",
     "list_tools",
-    "mcp_unavailable",
-    "patch_session",
     "presigned_download",
     "presigned_upload",
     "proxy_execute",
     "search",
+    "update_session",
 ]
 
 TOOLKITS_MAX_LIMIT = 50
@@ -214,7 +212,7 @@ async def get_session(request: Request) -> Response:
     return _json(payload)
 
 
-async def patch_session(request: Request) -> Response:
+async def update_session(request: Request) -> Response:
     """PATCH .../session/{id}: replace config blocks, bump config_version (409 if stale)."""
     project, record = session_for(request)
     body = await parse_body(request, SessionUpdateRequest)
@@ -265,7 +263,7 @@ async def delete_session(request: Request) -> Response:
     return _json(SessionDeleteResult(session_id=session_id, deleted=True))
 
 
-async def attach_session(request: Request) -> Response:
+async def attach(request: Request) -> Response:
     """POST .../attach: the session plus validated echoes of the inline customs."""
     _, record = session_for(request)
     body = await parse_body(request, AttachRequest)
@@ -287,7 +285,7 @@ async def attach_session(request: Request) -> Response:
     return _json(payload)
 
 
-async def config_history(request: Request) -> Response:
+async def list_config_history(request: Request) -> Response:
     """GET .../config_history: config versions, newest first, paginated (limit <= 100)."""
     _, record = session_for(request)
     query = parse_query(request, ListToolsQuery)
@@ -501,28 +499,23 @@ async def list_tools(request: Request) -> Response:
     """GET .../tools: meta tools then preloaded app tools, with schemas, paginated (<= 500)."""
     _, record = session_for(request)
     query = parse_query(request, ListToolsQuery)
-    state = state_of(request)
-    items = [meta_tool_item(slug) for slug in meta_tools(record.config)]
-    items += [
-        tool_item(tool, state.catalog.toolkits[tool.toolkit])
-        for tool in preloaded_tools(record.config, state.catalog)
-    ]
     page = paginate(
-        items,
+        state_of(request).session_tools(record).encoded,
         cursor=query.cursor,
         limit=query.limit,
         default_limit=TOOLS_MAX_LIMIT,
         max_limit=TOOLS_MAX_LIMIT,
     )
-    return _json(
-        ToolPage(
-            items=page.items,
-            current_page=page.current_page,
-            total_items=page.total_items,
-            total_pages=page.total_pages,
-            next_cursor=page.next_cursor,
-        )
-    )
+    # The page is joined from items encoded once (encoding them per page was the cost).
+    counters: dict[str, Any] = {
+        "current_page": page.current_page,
+        "total_items": page.total_items,
+        "total_pages": page.total_pages,
+    }
+    if page.next_cursor:
+        counters["next_cursor"] = page.next_cursor
+    body = b'{"items":[' + b",".join(page.items) + b"]," + encode(counters)[1:]
+    return Response(body, media_type="application/json")
 
 
 # --------------------------------------------------------------------------- proxy
@@ -598,7 +591,8 @@ async def proxy_execute(request: Request) -> Response:
     if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", endpoint) or endpoint.startswith("//"):
         if state.catalog.toolkit_for_url(endpoint) is not toolkit:
             raise _ssrf_blocked(endpoint, toolkit.slug)
-        endpoint = endpoint[len(toolkit.upstream.rstrip("/")) :] or "/"
+        upstream_path = split_origin(toolkit.upstream.rstrip("/"))[2]
+        endpoint = split_origin(endpoint)[2][len(upstream_path) :] or "/"
     url = urlsplit(endpoint if endpoint.startswith("/") else "/" + endpoint)
     if not toolkit_allowed(record.config, toolkit.slug):
         raise EmulatorError(
@@ -711,7 +705,7 @@ async def create_upload_url(request: Request) -> Response:
     body = await parse_body(request, UploadUrlRequest)
     mounts = state_of(request).mounts
     path = mounts.normalize(body.mount_relative_path)
-    mounts.file_path(record.id, mount_id, path)
+    mounts.check_storable(record.id, mount_id, path)
     url, target = _presigned(request, "PUT", record.id, mount_id, path)
     return _json(UploadUrl(upload_url=url, **target))
 
@@ -768,18 +762,6 @@ def _presigned_target(request: Request, method: str) -> tuple[str, str, str]:
     if session_id not in state.store.sessions:
         raise session_not_found(session_id)
     return session_id, mount_id, path
-
-
-async def mcp_unavailable(request: Request) -> Response:
-    """The session's `mcp.url`: answered with a clear 501, the emulator speaks REST only."""
-    raise EmulatorError(
-        501,
-        "Emulator_McpNotSupported",
-        5010,
-        "The emulator does not serve the MCP transport of tool router sessions.",
-        suggested_fix="Use the REST operations instead: GET .../session/{id}/tools for the "
-        "schemas and POST .../execute to run tools (this library's tools do).",
-    )
 
 
 async def presigned_upload(request: Request) -> Response:

@@ -28,7 +28,7 @@ from langchain_toolrouter.emulator.execution import (
 )
 from langchain_toolrouter.emulator.policy import allowed_tools, meta_tools
 from langchain_toolrouter.emulator.presenters import dump
-from langchain_toolrouter.emulator.search import SearchDocument
+from langchain_toolrouter.emulator.search import SearchDocument, match_use_case
 from langchain_toolrouter.emulator.store import iso, utc_now
 from langchain_toolrouter.wire.models import (
     SearchConnectionStatus,
@@ -120,14 +120,19 @@ def run_search(
     results: list[SearchResult] = []
     schemas: dict[str, SearchToolSchema] = {}
     toolkits_seen: list[str] = []
+    names = {slug: toolkit.name for slug, toolkit in scope.state.catalog.toolkits.items()}
+    names.update({c.toolkit: c.toolkit for c in scope.customs if c.toolkit not in names})
     for index, query in enumerate(queries, start=1):
-        text = (
-            query.use_case if not query.known_fields else f"{query.use_case} {query.known_fields}"
+        match = match_use_case(
+            scope.state.search,
+            documents,
+            query.use_case,
+            known_fields=query.known_fields or "",
+            toolkit_names=names,
+            primary_limit=PRIMARY_LIMIT,
+            related_limit=RELATED_LIMIT,
         )
-        hits = scope.state.search.search(documents, text, k=PRIMARY_LIMIT + RELATED_LIMIT)
-        top = hits[0].score if hits else 0.0
-        primary = [h.document for h in hits[:PRIMARY_LIMIT] if h.score >= top * 0.5]
-        related = [h.document for h in hits if h.document not in primary][:RELATED_LIMIT]
+        primary, related = match.primary, match.related
         kits: list[str] = []
         for doc in primary + related:
             if doc.toolkit not in kits:
@@ -158,12 +163,18 @@ def run_search(
                     message="Fetch the input schema before calling this tool.",
                 ),
             )
-        guidance = (
-            f"Call {primary[0].slug} with arguments matching its input_schema."
-            if primary
-            else "No tool matched; rephrase the use case with the app and action, e.g. "
-            "'create a github issue'."
-        )
+        if primary:
+            guidance = f"Call {primary[0].slug} with arguments matching its input_schema."
+        elif match.not_enabled:
+            guidance = (
+                f"This session does not enable {', '.join(match.not_enabled)}: enable the "
+                "toolkit in the session config (its toolkits), or search for another app."
+            )
+        else:
+            guidance = (
+                "No tool matched; rephrase the use case with the app and action, e.g. "
+                "'create a github issue'."
+            )
         results.append(
             SearchResult(
                 index=index,

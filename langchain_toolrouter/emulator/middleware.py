@@ -18,6 +18,7 @@ import anyio
 from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from langchain_toolrouter.emulator.errors import EmulatorError, error_body
 from langchain_toolrouter.emulator.faults import FaultDecision, Faults, RequestLog, RequestRecord
 
 __all__ = ["ConnectionDropped", "FaultMiddleware", "request_id_of"]
@@ -138,21 +139,12 @@ class FaultMiddleware:
     @staticmethod
     async def _error(send: Send, decision: FaultDecision, request_id: str) -> None:
         status = decision.status or 500
-        body = json.dumps(
-            {
-                "error": {
-                    "message": decision.message,
-                    "code": status * 10,
-                    "slug": "RateLimited"
-                    if status == 429 and decision.slug == "Emulator_InjectedFault"
-                    else decision.slug,
-                    "status": status,
-                    "request_id": request_id,
-                    "suggested_fix": "Retry later." if status in (429, 502, 503, 504) else "",
-                    "errors": [],
-                }
-            }
-        ).encode()
+        slug = decision.slug
+        if status == 429 and slug == "Emulator_InjectedFault":
+            slug = "RateLimited"
+        fix = "Retry later." if status in (429, 502, 503, 504) else ""
+        error = EmulatorError(status, slug, status * 10, decision.message, suggested_fix=fix)
+        body = json.dumps(error_body(error, request_id)).encode()
         headers = [
             (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode()),

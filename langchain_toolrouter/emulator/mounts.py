@@ -30,6 +30,12 @@ __all__ = ["SANDBOX_PREFIX", "MountFile", "MountStore", "PresignedUrl"]
 SANDBOX_PREFIX = "/mnt"
 #: Longest file or folder name of a mount path, in UTF-8 bytes (the usual file-system limit).
 MAX_NAME_BYTES = 255
+#: Longest mount path, in UTF-8 bytes (an S3 object key's limit; its presigned URL stays short).
+MAX_PATH_BYTES = 1024
+#: Longest path the host file system takes (Linux's PATH_MAX, with its terminating NUL).
+_HOST_PATH_MAX = 4095
+#: Digits of an `expires` a presigned URL can carry (seconds since 1970, up to the year 5138).
+_EXPIRES_DIGITS = 11
 #: Mount ids accepted by the emulator (the service's SDK only uses "files").
 MOUNT_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
@@ -123,12 +129,15 @@ class MountStore:
         Raises:
             EmulatorError: 400 for empty or absolute paths, `.`/`..` segments (also
                 percent-encoded, `%2e%2e`, in case something decodes them later), a drive
-                letter, backslashes, NUL bytes, or a name over `MAX_NAME_BYTES`.
+                letter, backslashes, control characters (a newline, a NUL byte), a name over
+                `MAX_NAME_BYTES` or a path over `MAX_PATH_BYTES`.
         """
-        if "\x00" in path or "\\" in path:
+        if "\\" in path or any(ord(char) < 0x20 or ord(char) == 0x7F for char in path):
             raise bad_request(
-                f"mount_relative_path {path!r} contains a NUL byte or a backslash.",
-                suggested_fix="Use '/'-separated relative paths such as 'data/output.csv'.",
+                f"mount_relative_path {path!r} contains a control character (a newline, a tab, "
+                "a NUL byte, ...) or a backslash.",
+                suggested_fix="Use '/'-separated relative paths of printable characters, such as "
+                "'data/output.csv'.",
                 errors=["mount_relative_path: invalid character"],
             )
         parts = PurePosixPath(path).parts
@@ -148,7 +157,15 @@ class MountStore:
                 suggested_fix="Shorten the file or folder names of the path.",
                 errors=[f"mount_relative_path: names must be at most {MAX_NAME_BYTES} bytes"],
             )
-        return "/".join(parts)
+        normalized = "/".join(parts)
+        if len(normalized.encode()) > MAX_PATH_BYTES:
+            raise bad_request(
+                f"mount_relative_path is {len(normalized.encode())} bytes long; at most "
+                f"{MAX_PATH_BYTES} bytes are allowed.",
+                suggested_fix="Use a shorter path (fewer or shorter folder names).",
+                errors=[f"mount_relative_path: at most {MAX_PATH_BYTES} bytes"],
+            )
+        return normalized
 
     @staticmethod
     def check_mount_id(mount_id: str) -> None:
@@ -174,7 +191,38 @@ class MountStore:
                 suggested_fix="Use a plain relative path inside the mount.",
                 errors=["mount_relative_path: must stay inside the mount"],
             )
+        if len(os.fsencode(target)) > _HOST_PATH_MAX:
+            problem = "the path is too long for the emulator's data directory"
+            raise bad_request(
+                f"mount_relative_path {relative!r} cannot be stored: {problem}.",
+                suggested_fix="Use a shorter path, or start the emulator with a shorter data_dir.",
+                errors=[f"mount_relative_path: {problem}"],
+            )
         return target
+
+    def check_storable(self, session_id: str, mount_id: str, relative: str) -> None:
+        """Refuse, before an upload URL is made, a path a file could not be written at.
+
+        Raises:
+            EmulatorError: 400 when a folder of the path is already a file, the path is a
+                folder, or the path or a name is too long for the host (naming which).
+        """
+        with _disk_errors(relative):
+            target = self.file_path(session_id, mount_id, relative)
+            existing = target.parent
+            while not existing.exists():
+                existing = existing.parent
+            if not existing.is_dir():
+                raise OSError(errno.ENOTDIR, "Not a directory")
+            if target.is_dir():
+                raise OSError(errno.EISDIR, "Is a directory")
+            try:
+                name_max = os.pathconf(existing, "PC_NAME_MAX")
+            except (OSError, ValueError):  # not reported: the usual limit
+                name_max = MAX_NAME_BYTES
+            missing = target.relative_to(existing).parts
+            if any(len(os.fsencode(name)) > name_max for name in missing):
+                raise OSError(errno.ENAMETOOLONG, "File name too long")
 
     @staticmethod
     def sandbox_prefix(mount_id: str) -> str:
@@ -284,10 +332,16 @@ class MountStore:
         now: float | None = None,
     ) -> None:
         """Accept a presigned request or raise 403 saying whether it is tampered or expired."""
-        if not expires or not signature or not (expires.isascii() and expires.isdigit()):
+        if (
+            not expires
+            or not signature
+            or not (expires.isascii() and expires.isdigit())
+            or len(expires) > _EXPIRES_DIGITS
+        ):
             raise _forbidden("The presigned URL lacks a valid 'expires' or 'signature' parameter.")
         expected = self._signature(method, session_id, mount_id, relative, int(expires))
-        if not hmac.compare_digest(expected, signature):
+        # As bytes: a signature with non-ASCII text in it is a mismatch, not a TypeError.
+        if not hmac.compare_digest(expected.encode(), signature.encode("utf-8", "replace")):
             raise _forbidden(
                 f"The presigned URL signature does not match this {method.upper()} request "
                 "(the URL was altered, or used with another method)."

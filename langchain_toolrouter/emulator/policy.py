@@ -1,6 +1,6 @@
 """What a session config allows: toolkits, tools, tags, preload and which meta tools exist.
 
-Rules (wire reference sections 3.2, 4.1 and 8): a toolkit allowlist or denylist; per-toolkit tool
+The service's rules: a toolkit allowlist or denylist; per-toolkit tool
 lists or tag filters; global tags (`enabled`: at least one of them, `disabled`: none of them);
 toolkit-level tags override global ones and explicit tool lists win over tags. Meta tools appear
 unless their switch is off (search, multi-execute, manage connections, workbench), and
@@ -9,7 +9,8 @@ unless their switch is off (search, multi-execute, manage connections, workbench
 
 from __future__ import annotations
 
-from langchain_toolrouter.emulator.catalog import Catalog, CatalogTool
+from langchain_toolrouter.emulator.catalog import Catalog
+from langchain_toolrouter.emulator.definitions import CatalogTool
 from langchain_toolrouter.wire.models import SessionConfig, TagsConfig
 
 __all__ = [

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from langchain_toolrouter.emulator.catalog import CatalogTool, Toolkit
+from langchain_toolrouter.emulator.definitions import CatalogTool, Toolkit
 from langchain_toolrouter.emulator.policy import meta_tools, preloaded_tools
 from langchain_toolrouter.emulator.store import ConnectedAccount, SessionRecord, Store
 from langchain_toolrouter.wire.models import (
@@ -105,24 +105,25 @@ def meta_tool_item(slug: str) -> ToolSchema:
     )
 
 
-def tool_item(tool: CatalogTool, toolkit: Toolkit) -> ToolSchema:
-    """An app tool as `GET .../tools` lists it."""
-    return ToolSchema(
-        slug=tool.slug,
-        name=tool.name,
-        description=tool.description,
-        human_description=tool.description,
-        input_parameters=tool.input_schema,
-        output_parameters=tool.output_schema,
-        toolkit=ToolToolkitRef(slug=toolkit.slug, name=toolkit.name, logo=toolkit.logo),
-        tags=list(tool.tags),
-        scopes=list(tool.scopes),
-        no_auth=toolkit.no_auth,
-        version=tool.version,
-        available_versions=[tool.version],
-        is_deprecated=False,
-        deprecated=_deprecated(toolkit.logo, tool.version),
-    )
+def tool_item(tool: CatalogTool, toolkit: Toolkit) -> dict[str, Any]:
+    """An app tool as `GET .../tools` lists it, as JSON (the `ToolSchema` fields, built
+    directly: validating thousands of schemas into models is what made big listings slow)."""
+    return {
+        "slug": tool.slug,
+        "name": tool.name,
+        "description": tool.description,
+        "human_description": tool.description,
+        "input_parameters": tool.input_schema,
+        "output_parameters": tool.output_schema,
+        "toolkit": {"slug": toolkit.slug, "name": toolkit.name, "logo": toolkit.logo},
+        "tags": list(tool.tags),
+        "scopes": list(tool.scopes),
+        "no_auth": toolkit.no_auth,
+        "version": tool.version,
+        "available_versions": [tool.version],
+        "is_deprecated": False,
+        "deprecated": _deprecated(toolkit.logo, tool.version),
+    }
 
 
 def toolkit_item(
@@ -166,7 +167,7 @@ def session_payload(
     custom_tools: list[CustomToolEcho] | None = None,
     custom_toolkits: list[CustomToolkitEcho] | None = None,
 ) -> Session:
-    """The session object of create/get/attach/patch (wire reference section 3.3)."""
+    """The session object of create/get/attach/update."""
     experimental = None
     if assistive_prompt or custom_tools or custom_toolkits:
         experimental = SessionExperimental(

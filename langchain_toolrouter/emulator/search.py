@@ -6,6 +6,11 @@ split on non-alphanumerics (so `GITHUB_CREATE_AN_ISSUE` gives `github create an 
 stopwords are removed and a light suffix stemmer folds plurals and verb forms ("issues" ->
 "issue", "sending" -> "send"). Indexes are cached per document set, so a session's repeated
 searches reuse one index.
+
+`match_use_case` answers a use case as the service does, with the tools of the app it is about
+rather than the best few of every app: the toolkits the use case names ("my *calendar*
+events"), or else the toolkit of the best match; then the tools of those toolkits that score
+near the best as primary, and the rest that share its words as related.
 """
 
 from __future__ import annotations
@@ -13,13 +18,20 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import bm25s
 from bm25s.stopwords import STOPWORDS_EN
 
-__all__ = ["SearchDocument", "SearchHit", "ToolSearch", "tokenize"]
+__all__ = [
+    "SearchDocument",
+    "SearchHit",
+    "ToolSearch",
+    "UseCaseMatch",
+    "match_use_case",
+    "tokenize",
+]
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOPWORDS = frozenset(STOPWORDS_EN) | {"tool", "tools", "use", "using", "want", "need", "please"}
@@ -128,3 +140,70 @@ class ToolSearch:
     ) -> list[SearchHit]:
         """The best `k` documents for `query`, best first; documents sharing no word are left out."""
         return self._index(documents).query(query, k)
+
+
+#: A primary tool scores at least this share of the best one in its toolkits.
+PRIMARY_SHARE = 0.5
+#: A related tool scores at least this share of the best one in its toolkits.
+RELATED_SHARE = 0.25
+#: The best match's toolkit is kept beside the named ones when it scores this many times
+#: higher than their best tool (the use case names one app but asks for another's action).
+OUTSCORE = 1.5
+
+
+@dataclass(frozen=True)
+class UseCaseMatch:
+    """The tools that answer one use case."""
+
+    primary: list[SearchDocument]
+    related: list[SearchDocument]
+    not_enabled: list[str]
+    """Toolkits the use case names that the session does not allow (it found nothing else)."""
+
+
+def _named_toolkits(use_case: str, names: Mapping[str, str]) -> list[str]:
+    """The toolkits whose slug or a word of whose display name the use case mentions."""
+    words = set(tokenize(use_case))
+    return [slug for slug, name in names.items() if words & {*tokenize(slug), *tokenize(name)}]
+
+
+def match_use_case(
+    engine: ToolSearch,
+    documents: Sequence[SearchDocument],
+    use_case: str,
+    *,
+    known_fields: str = "",
+    toolkit_names: Mapping[str, str],
+    primary_limit: int = 3,
+    related_limit: int = 5,
+) -> UseCaseMatch:
+    """The session's tools for `use_case` (see the module docstring).
+
+    Args:
+        engine: the search engine (its index cache is reused).
+        documents: the tools the session may use.
+        use_case: what the model wants to do; `known_fields` are ranked with it.
+        toolkit_names: slug -> display name of every toolkit the service knows, allowed in the
+            session or not (a use case naming one that is not allowed finds nothing).
+    """
+    text = f"{use_case} {known_fields}" if known_fields else use_case
+    hits = engine.search(documents, text, k=len(documents))
+    allowed = {doc.toolkit for doc in documents}
+    named = _named_toolkits(use_case, toolkit_names)
+    named_here = [slug for slug in named if slug in allowed]
+    if not hits or (named and not named_here):
+        return UseCaseMatch([], [], [slug for slug in named if slug not in allowed])
+    best: dict[str, float] = {}
+    for hit in hits:
+        best.setdefault(hit.document.toolkit, hit.score)
+    top = hits[0]
+    wanted = {slug for slug in named_here if slug in best}
+    if not wanted or top.score >= OUTSCORE * max(best[slug] for slug in wanted):
+        wanted.add(top.document.toolkit)
+    kept = [hit for hit in hits if hit.document.toolkit in wanted]
+    ceiling = kept[0].score
+    primary = [h.document for h in kept[:primary_limit] if h.score >= ceiling * PRIMARY_SHARE]
+    related = [
+        h.document for h in kept if h.document not in primary and h.score >= ceiling * RELATED_SHARE
+    ][:related_limit]
+    return UseCaseMatch(primary, related, [])

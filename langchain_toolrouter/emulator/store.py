@@ -53,7 +53,9 @@ class ConnectedAccount:
     alias: str | None = None
     callback_url: str | None = None
     account_type: str = "PRIVATE"
-    """PRIVATE, or SHARED: used only by sessions that pin it (wire reference 4.5)."""
+    """PRIVATE, or SHARED: used only by sessions that pin it."""
+    updated_at: str = ""
+    """When the status last changed (`created_at` until then)."""
 
 
 @dataclass
@@ -209,7 +211,9 @@ class Store:
             user = self.users[(project, user_id)]
             for account in user.accounts:
                 if account.id == account_id:
-                    account.status = "ACTIVE"
+                    if account.status != "ACTIVE":
+                        account.status = "ACTIVE"
+                        account.updated_at = iso(utc_now())
                     return account
         return None
 

@@ -333,8 +333,8 @@ class Conversion:
 def _normalize_isolated(schema: Mapping[str, Any]) -> Normalized:
     """``normalize``, except that a failure inside an object schema degrades instead of raising.
 
-    One tool's odd schema must never stop the others from loading (issue 6, "Isolation"): the
-    tool then accepts any JSON object, and the report and a warning say why.
+    One tool's odd schema must never stop the others from loading: the tool then accepts any
+    JSON object, and the report and a warning say why.
     """
     try:
         return normalize(schema)

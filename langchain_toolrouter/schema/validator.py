@@ -9,7 +9,7 @@ answers yes/no and stops at the first failure (used inside ``anyOf``/``oneOf``/`
 
 Deliberate readings, matching the JSON Schema specification:
 
-- ``1.0`` is an integer (the spec defines integers by value; under a declared draft-04 it is
+- ``1.0`` is an integer (JSON Schema defines integers by value; under a declared draft-04 it is
   not, as in that draft); booleans are never numbers;
 - ``enum``/``const``/``uniqueItems`` compare by JSON equality (``1 == 1.0``, ``true != 1``);
 - ``format`` is asserted where its definition is crisp (a date, an email address, IPv4/IPv6, a
@@ -887,7 +887,7 @@ def _closest_failure(branches: tuple[Check, ...], value: Any, path: Path) -> lis
 
 
 def _is_multiple(value: Any, multiple: Any) -> bool:
-    """``multipleOf`` as the reference implementation computes it (floats by quotient)."""
+    """``multipleOf`` as the ``jsonschema`` package computes it (floats by quotient)."""
     if isinstance(multiple, float):
         try:
             quotient = value / multiple

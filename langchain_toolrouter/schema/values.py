@@ -91,9 +91,18 @@ MAX_DEPTH = 100
 
 
 def json_copy(value: Any, path: tuple[str | int, ...] = ()) -> Any:
-    """A deep copy of a JSON value; raises NotJSONError for anything JSON cannot carry, and for
-    values nested deeper than ``MAX_DEPTH`` arrays/objects."""
-    if isinstance(value, str) or value is None or isinstance(value, bool):
+    """A deep copy of a JSON value; raises NotJSONError for anything JSON cannot carry: a
+    Python object, a non-finite float, a key that is not a string, a string (or key) holding a
+    lone surrogate (not Unicode text: no encoder can send it as UTF-8), and values nested
+    deeper than ``MAX_DEPTH`` arrays/objects."""
+    if isinstance(value, str):
+        if not value.isascii():
+            try:
+                value.encode()  # the quickest test for a surrogate, which UTF-8 cannot carry
+            except UnicodeEncodeError as exc:
+                raise _not_unicode("the string", value, exc.start, path) from None
+        return value
+    if value is None or isinstance(value, bool):
         return value
     if isinstance(value, int):
         return value
@@ -108,8 +117,21 @@ def json_copy(value: Any, path: tuple[str | int, ...] = ()) -> Any:
         for k, v in value.items():
             if not isinstance(k, str):
                 raise NotJSONError(path, f"object key {k!r} is not a string")
+            if not k.isascii():
+                try:
+                    k.encode()
+                except UnicodeEncodeError as exc:
+                    raise _not_unicode(f"object key {k!r}", k, exc.start, path) from None
             out[k] = json_copy(v, (*path, k))
         return out
     if isinstance(value, list):
         return [json_copy(v, (*path, i)) for i, v in enumerate(value)]
     raise NotJSONError(path, f"a Python {type(value).__name__} is not a JSON value")
+
+
+def _not_unicode(what: str, text: str, index: int, path: tuple[str | int, ...]) -> NotJSONError:
+    return NotJSONError(
+        path,
+        f"{what} holds a lone surrogate (U+{ord(text[index]):04X} at index {index}), which is "
+        "not Unicode text (JSON is Unicode); remove or replace it",
+    )

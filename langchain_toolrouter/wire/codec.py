@@ -1,7 +1,8 @@
 """Requests built and responses parsed once, for both clients. No I/O: nothing here sends or sleeps.
 
-* :func:`build_request` turns an operation, settings and a request model into an ``httpx.Request``
-  (absolute URL under the configured base only, ``x-api-key``, ``x-request-id``, timeout).
+* :class:`RequestBuilder` (and :func:`build_request`) turns an operation, settings and a request
+  model into an ``httpx.Request`` (absolute URL under the configured origin only, ``x-api-key``,
+  ``x-request-id``, timeout).
 * :func:`parse_response` turns an ``httpx.Response`` into the operation's response model, or
   raises the typed error for its status (:mod:`langchain_toolrouter.errors`).
 * :func:`map_transport_error` is the one place httpx exceptions become ours.
@@ -39,6 +40,7 @@ from langchain_toolrouter.wire.retry import retry_after_seconds
 __all__ = [
     "REQUEST_ID_HEADER",
     "USER_AGENT",
+    "RequestBuilder",
     "build_request",
     "check_origin",
     "encode_query",
@@ -107,14 +109,122 @@ def _wire_dict(model: BaseModel, operation: str) -> dict[str, Any]:
         ) from None
 
 
-def _timeout_for(
-    op: Operation[Any], settings: ToolRouterSettings, timeout: TimeoutTypes | Unset
-) -> httpx.Timeout:
-    if isinstance(timeout, Unset):
-        if op.timeout is TimeoutClass.EXECUTE:
-            return settings.execute_timeout
-        return settings.timeout
-    return to_timeout(timeout)
+class RequestBuilder:
+    """Builds the requests of one client from its settings (the clients keep one each).
+
+    The API root is parsed, and its origin checked, once, when the builder is made. The URL of
+    each (path, path parameters) is rendered, parsed and checked against that origin the first
+    time it is needed and then reused, so a call does not parse its URL again: a session's
+    execute URL is the same on every call.
+    """
+
+    __slots__ = ("_origin", "_timeouts", "_urls", "settings")
+
+    _MAX_URLS = 512
+    """URLs kept; when full, the store is emptied and refilled by the calls that follow."""
+
+    def __init__(self, settings: ToolRouterSettings) -> None:
+        self.settings = settings
+        self._origin = settings.origin
+        _refuse_other_origin(httpx.URL(settings.api_root), self._origin, settings.base_url)
+        self._timeouts = {
+            TimeoutClass.DEFAULT: settings.timeout.as_dict(),
+            TimeoutClass.EXECUTE: settings.execute_timeout.as_dict(),
+        }
+        self._urls: dict[tuple[str, tuple[tuple[str, Any], ...]], httpx.URL] = {}
+
+    def url(self, op: Operation[Any], path_params: Mapping[str, str]) -> httpx.URL:
+        """The absolute URL of ``op`` for these path parameters, under the configured origin.
+
+        Raises:
+            RequestValidationError: a path parameter is missing, unexpected or unusable.
+            ConfigurationError: the URL would leave the configured origin.
+        """
+        key = (op.path, tuple(path_params.items()))
+        url = self._urls.get(key) if all(type(v) is str for _, v in key[1]) else None
+        if url is None:
+            try:
+                path = op.render_path(dict(path_params))
+            except ValueError as exc:
+                raise RequestValidationError(op.name, [str(exc)]) from None
+            url = httpx.URL(self.settings.api_root + path)
+            _refuse_other_origin(url, self._origin, self.settings.base_url)
+            if len(self._urls) >= self._MAX_URLS:
+                self._urls.clear()
+            self._urls[key] = url
+        return url
+
+    def build(
+        self,
+        op: Operation[Any],
+        path_params: Mapping[str, str],
+        payload: BaseModel | None = None,
+        *,
+        request_id: str,
+        timeout: TimeoutTypes | Unset = UNSET,
+        extra_body: Mapping[str, Any] | None = None,
+    ) -> httpx.Request:
+        """The HTTP request for one attempt of ``op`` (the same object is re-sent on retries).
+
+        Args:
+            op: the operation row.
+            path_params: values for the path template; each is URL-encoded as one segment.
+            payload: an instance of ``op.request_model`` (body or query), or None when it has
+                none.
+            request_id: the ``x-request-id`` of this logical call.
+            timeout: per-call override; UNSET takes the client's timeout for the operation's
+                class.
+            extra_body: top-level JSON fields merged over the body as given, unchecked: the
+                way to send a field the service gained before this library's models know it.
+
+        Raises:
+            RequestValidationError: bad path parameters, a payload of the wrong type, or an
+                ``extra_body`` on an operation without a JSON body or that is not JSON.
+        """
+        url = self.url(op, path_params)
+        if op.request_model is None:
+            if payload is not None:
+                raise RequestValidationError(op.name, [f"{op.name} takes no request body or query"])
+        elif payload is not None and not isinstance(payload, op.request_model):
+            raise RequestValidationError(
+                op.name,
+                [f"payload must be a {op.request_model.__name__}; got {type(payload).__name__}"],
+            )
+        headers = {
+            API_KEY_HEADER: self.settings.api_key.get_secret_value(),
+            REQUEST_ID_HEADER: request_id,
+            "accept": "application/json",
+            "user-agent": USER_AGENT,
+        }
+        params: dict[str, str] | None = None
+        content: bytes | None = None
+        if payload is not None and op.request_in == "query":
+            params = encode_query(payload, op.name)
+        if extra_body and op.request_in != "body":
+            raise RequestValidationError(op.name, [f"{op.name} has no JSON body for extra_body"])
+        if op.request_in == "body":
+            body = {} if payload is None else _wire_dict(payload, op.name)
+            body.update(extra_body or {})
+            try:
+                content = json.dumps(body, separators=(",", ":"), allow_nan=False).encode()
+            except (TypeError, ValueError) as exc:
+                raise RequestValidationError(
+                    op.name, [f"body is not JSON: {exc} (NaN and infinities have no JSON form)"]
+                ) from None
+            headers["content-type"] = "application/json"
+        timeouts = (
+            dict(self._timeouts[op.timeout])
+            if isinstance(timeout, Unset)
+            else to_timeout(timeout).as_dict()
+        )
+        return httpx.Request(
+            op.method,
+            url,
+            params=params,
+            headers=headers,
+            content=content,
+            extensions={"timeout": timeouts},
+        )
 
 
 def build_request(
@@ -127,75 +237,25 @@ def build_request(
     timeout: TimeoutTypes | Unset = UNSET,
     extra_body: Mapping[str, Any] | None = None,
 ) -> httpx.Request:
-    """The HTTP request for one attempt of ``op`` (the same object is re-sent on retries).
-
-    Args:
-        op: the operation row.
-        settings: resolved settings (base URL, version, key, timeouts).
-        path_params: values for the path template; each is URL-encoded as one segment.
-        payload: an instance of ``op.request_model`` (body or query), or None when it has none.
-        request_id: the ``x-request-id`` of this logical call.
-        timeout: per-call override; UNSET takes the client's timeout for the operation's class.
-        extra_body: top-level JSON fields merged over the body as given, unchecked: the way to
-            send a field the service gained before this library's models know it.
-
-    Raises:
-        RequestValidationError: bad path parameters, a payload of the wrong type, or an
-            ``extra_body`` on an operation without a JSON body or that is not JSON.
-    """
-    try:
-        path = op.render_path(dict(path_params))
-    except ValueError as exc:
-        raise RequestValidationError(op.name, [str(exc)]) from None
-    if op.request_model is None:
-        if payload is not None:
-            raise RequestValidationError(op.name, [f"{op.name} takes no request body or query"])
-    elif payload is not None and not isinstance(payload, op.request_model):
-        raise RequestValidationError(
-            op.name,
-            [f"payload must be a {op.request_model.__name__}; got {type(payload).__name__}"],
-        )
-    headers = {
-        API_KEY_HEADER: settings.api_key.get_secret_value(),
-        REQUEST_ID_HEADER: request_id,
-        "accept": "application/json",
-        "user-agent": USER_AGENT,
-    }
-    params: dict[str, str] | None = None
-    content: bytes | None = None
-    if payload is not None and op.request_in == "query":
-        params = encode_query(payload, op.name)
-    if extra_body and op.request_in != "body":
-        raise RequestValidationError(op.name, [f"{op.name} has no JSON body for extra_body"])
-    if op.request_in == "body":
-        body = {} if payload is None else _wire_dict(payload, op.name)
-        body.update(extra_body or {})
-        try:
-            content = json.dumps(body, separators=(",", ":"), allow_nan=False).encode()
-        except (TypeError, ValueError) as exc:
-            raise RequestValidationError(
-                op.name, [f"body is not JSON: {exc} (NaN and infinities have no JSON form)"]
-            ) from None
-        headers["content-type"] = "application/json"
-    request = httpx.Request(
-        op.method,
-        settings.api_root + path,
-        params=params,
-        headers=headers,
-        content=content,
-        extensions={"timeout": _timeout_for(op, settings, timeout).as_dict()},
+    """One request built from ``settings`` (see :meth:`RequestBuilder.build`; a client keeps
+    a :class:`RequestBuilder`, which parses its API root once rather than per request)."""
+    return RequestBuilder(settings).build(
+        op, path_params, payload, request_id=request_id, timeout=timeout, extra_body=extra_body
     )
-    check_origin(request, settings)
-    return request
 
 
 def check_origin(request: httpx.Request, settings: ToolRouterSettings) -> None:
     """Refuse to send the key anywhere but the configured base URL's origin."""
-    url = request.url
-    if (url.scheme, url.host, url.port) != settings.origin:
+    _refuse_other_origin(request.url, settings.origin, settings.base_url)
+
+
+def _refuse_other_origin(
+    url: httpx.URL, origin: tuple[str, str, int | None], base_url: str
+) -> None:
+    if (url.scheme, url.host, url.port) != origin:
         raise ConfigurationError(
             f"refusing to send the API key to {url.scheme}://{url.host}: requests go only to "
-            f"the configured base URL {settings.base_url}"
+            f"the configured base URL {base_url}"
         )
 
 
@@ -252,7 +312,7 @@ def parse_response(op: Operation[ResponseT], response: httpx.Response) -> Respon
             model=op.response_model.__name__,
         ) from None
     if data is None and not text.strip() and op.empty_ok:
-        data = {}  # an empty 2xx (e.g. 204) where the reference allows one
+        data = {}  # an empty 2xx (e.g. 204) where the operation allows one
     try:
         return op.response_model.model_validate(data)
     except ValidationError as exc:

@@ -1,7 +1,7 @@
 """Pydantic models for every request and response of the Tool Router session API.
 
 Two families live here, because the service spells the same config differently when it is sent
-and when it is read back (wire reference, section 3.1):
+(``enable``/``disable``) and when it is read back (``enabled``/``disabled``):
 
 * **Request models** (``*Request``) use the request spellings: ``enable``/``disable``,
   ``manage_connections.enable``, ``workbench.enable_proxy_execution``. They also accept the
@@ -120,12 +120,22 @@ def _to_int(value: Any) -> Any:
 
 
 def _to_list(value: Any) -> Any:
-    """One account id given as a string means a one-element list (seed v3 vs real v3.1)."""
+    """One account id given as a string means a one-element list (both forms are sent)."""
     if isinstance(value, str):
         return [value]
     if value is None:
         return []
     return value
+
+
+def _none_to_list(value: Any) -> Any:
+    """``null`` where the service may send it for a list: an empty list."""
+    return [] if value is None else value
+
+
+def _none_to_dict(value: Any) -> Any:
+    """``null`` where the service may send it for an object: an empty dict."""
+    return {} if value is None else value
 
 
 def _accounts_map(value: Any) -> Any:
@@ -173,7 +183,7 @@ class ToolkitsRequest(WireModel):
     )
 
     require_approval: list[str] | None = None
-    """Newer service field (wire reference 3.2): toolkits whose tools need approval."""
+    """Newer service field (sent by the official SDK 0.30): toolkits whose tools need approval."""
 
     @model_validator(mode="after")
     def _one_of(self) -> ToolkitsRequest:
@@ -400,7 +410,7 @@ class _SessionConfigRequest(WireModel):
     search: SearchConfig | None = None
     execute: ExecuteConfig | None = None
     workbench: WorkbenchRequest | None = None
-    # Newer service blocks (wire reference 3.2 and 4.1, sent by the official SDK 0.30):
+    # Newer service blocks, sent by the official SDK 0.30 (composio-client 1.43.0 lacks them):
     instant: bool | dict[str, Any] | None = None
     proxy_execute: dict[str, Any] | None = None
     hooks: list[dict[str, Any]] | None = None
@@ -541,7 +551,9 @@ class Session(WireModel):
     config: SessionConfig
     config_version: Count | None = None
     experimental: SessionExperimental | None = None
-    warnings: list[SessionWarning] = Field(default_factory=list)
+    warnings: Annotated[list[SessionWarning], BeforeValidator(_none_to_list)] = Field(
+        default_factory=list
+    )
 
 
 class ListConfigHistoryQuery(WireModel):
@@ -600,10 +612,6 @@ class ExecuteMetaRequest(WireModel):
     experimental: InlineCustomTools | None = None
     input_responses: dict[str, Any] | None = None
     request_state: Any = None
-
-
-def _none_to_dict(value: Any) -> Any:
-    return {} if value is None else value
 
 
 class ExecuteResult(WireModel):
@@ -720,7 +728,7 @@ class ProxyResult(WireModel):
 
     status: Count
     data: Any = None
-    headers: dict[str, str] = Field(default_factory=dict)
+    headers: Annotated[dict[str, str], BeforeValidator(_none_to_dict)] = Field(default_factory=dict)
     binary_data: ProxyBinaryData | None = None
     result_type: str | None = None
     hook_results: Any = None

@@ -5,7 +5,8 @@ Each :class:`Operation` says how an endpoint is reached (method, path template),
 failed attempt may be repeated (:class:`RetryClass`) and which timeout applies. Both clients and
 the emulator read this table; adding an endpoint means adding a row and a model.
 
-Paths are relative to ``/api/{version}`` (``v3`` in the spec, ``v3.1`` in the official client).
+Paths are relative to ``/api/{version}`` (``v3`` by default; ``v3.1`` is what the official client
+sends, and the service serves both).
 """
 
 from __future__ import annotations
@@ -80,7 +81,8 @@ class Operation(Generic[ResponseT_co]):
         success_status: the documented success status (the emulator answers it; any 2xx parses).
         timeout: :class:`TimeoutClass`.
         request_in: where the request model goes.
-        in_spec: one of the 13 operations of the seed spec (False: real-API extras).
+        in_spec: one of the 13 core operations (False for update, delete, attach and config
+            history, which the service offers beside them).
         empty_ok: an empty 2xx body means an empty result (a delete with nothing to say);
             elsewhere an empty body is an error, never a default result (an empty execute
             answer must not read as a successful run).
@@ -279,7 +281,7 @@ DELETE_MOUNT_ITEM = Operation(
     request_in="body",
     empty_ok=True,
 )
-# Beyond the spec: these exist in the real API (wire reference, section 5).
+# Beyond the 13 core operations: these exist in the service too.
 UPDATE_SESSION = Operation(
     "update_session",
     "PATCH",
@@ -333,7 +335,7 @@ ALL_OPERATIONS: tuple[Operation[BaseModel], ...] = (
     ATTACH,
     LIST_CONFIG_HISTORY,
 )
-"""Every operation, the 13 of the spec first, in the spec's order."""
+"""Every operation, the 13 core ones first."""
 
 SPEC_OPERATIONS: tuple[Operation[BaseModel], ...] = tuple(op for op in ALL_OPERATIONS if op.in_spec)
 OPERATIONS: dict[str, Operation[BaseModel]] = {op.name: op for op in ALL_OPERATIONS}

@@ -253,7 +253,7 @@ async def test_stale_config_version_is_a_conflict_and_not_retried(
         await call(
             client, "update_session", sid, expected_config_version=1, search={"enable": True}
         )
-    assert server.log.count("patch_session") == 2
+    assert server.log.count("update_session") == 2
 
 
 @pytest.mark.parametrize(

@@ -182,3 +182,33 @@ def test_official_client_errors(server: EmulatorServer, client: composio_client.
     with pytest.raises(composio_client.BadRequestError) as invalid:
         client.tool_router.session.create(user_id="")
     assert error_of(invalid.value)["errors"] == ["user_id: String should have at least 1 character"]
+
+
+# The project endpoints the official SDK's session flow polls.
+
+
+def test_a_connected_account_before_and_after_its_link(client: composio_client.Composio) -> None:
+    session = client.tool_router.session.create(user_id="contract-user")
+    link = client.tool_router.session.link(session.session_id, toolkit="github")
+    initiated = client.connected_accounts.retrieve(link.connected_account_id)
+    assert initiated.status == "INITIATED"
+    assert initiated.toolkit.slug == "github"
+    assert httpx.get(link.redirect_url).status_code == 200
+    active = client.connected_accounts.retrieve(link.connected_account_id)
+    assert active.status == "ACTIVE"
+    assert active.auth_config.auth_scheme == "OAUTH2"
+    assert active.user_id == "contract-user"
+
+
+@pytest.mark.parametrize("slug", ["github", "gmail", "googlecalendar", "notes"])
+def test_every_toolkit(client: composio_client.Composio, slug: str) -> None:
+    toolkit = client.toolkits.retrieve(slug)
+    assert toolkit.slug == slug
+    assert toolkit.meta.tools_count > 0
+
+
+def test_unknown_ids_are_not_found(client: composio_client.Composio) -> None:
+    with pytest.raises(composio_client.NotFoundError):
+        client.connected_accounts.retrieve("ca_none")
+    with pytest.raises(composio_client.NotFoundError):
+        client.toolkits.retrieve("nope")

@@ -22,18 +22,28 @@ def _env() -> dict[str, str]:
     return env
 
 
-@pytest.fixture(scope="module")
-def demo_run() -> subprocess.CompletedProcess[str]:
-    """One run of the demo exactly as the README says to run it."""
+def _run(
+    command: list[str], *, timeout: float = 60, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """A command run as a user runs it, from the repository's root, output captured."""
     return subprocess.run(
-        [sys.executable, "-m", "langchain_toolrouter", "demo"],
+        command,
         capture_output=True,
         text=True,
-        timeout=240,
-        env=_env(),
+        timeout=timeout,
+        env=env or _env(),
         cwd=ROOT,
         check=False,
     )
+
+
+DEMO = [sys.executable, "-m", "langchain_toolrouter", "demo"]
+
+
+@pytest.fixture(scope="module")
+def demo_run() -> subprocess.CompletedProcess[str]:
+    """One run of the demo exactly as the README says to run it."""
+    return _run(DEMO, timeout=240)
 
 
 def _stable(text: str) -> str:
@@ -80,15 +90,7 @@ def test_readme_transcript_matches_the_demo(demo_run: subprocess.CompletedProces
     ],
 )
 def test_a_bad_option_is_refused_before_the_demo_starts(option: list[str], message: str) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "langchain_toolrouter", "demo", *option],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=_env(),
-        cwd=ROOT,
-        check=False,
-    )
+    done = _run([*DEMO, *option])
     assert done.returncode == 2
     assert done.stdout == ""
     assert "Traceback" not in done.stderr
@@ -129,7 +131,7 @@ def test_a_bad_option_is_refused_before_the_demo_starts(option: list[str], messa
 def test_bad_arguments_are_one_error_line_and_exit_2(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from langchain_toolrouter.__main__ import main
+    from langchain_toolrouter.demo.cli import main
 
     with pytest.raises(SystemExit) as exited:
         main(argv)
@@ -137,15 +139,33 @@ def test_bad_arguments_are_one_error_line_and_exit_2(
     out, err = capsys.readouterr()
     assert out == ""
     assert "Traceback" not in err
-    assert (
-        err.strip().splitlines()[-1].startswith(f"python -m langchain_toolrouter: error: {message}")
-    )
+    assert err.strip().splitlines()[-1].startswith(f"langchain-toolrouter-demo: error: {message}")
+
+
+@pytest.mark.parametrize(
+    ("command", "prog"),
+    [
+        (
+            [str(Path(sys.executable).with_name("langchain-toolrouter-demo"))],
+            "langchain-toolrouter-demo",
+        ),
+        ([sys.executable, "-m", "langchain_toolrouter"], "python -m langchain_toolrouter"),
+        (
+            [sys.executable, "-m", "langchain_toolrouter.demo"],
+            "python -m langchain_toolrouter.demo",
+        ),
+    ],
+)
+def test_help_names_the_command_that_was_typed(command: list[str], prog: str) -> None:
+    done = _run([*command, "--help"])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"usage: {prog} [-h]"), done.stdout
 
 
 def test_emulator_latency_with_a_key_is_refused_not_ignored(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from langchain_toolrouter.__main__ import main
+    from langchain_toolrouter.demo.cli import main
 
     monkeypatch.setenv("COMPOSIO_API_KEY", "ak_some_key")
     with pytest.raises(SystemExit) as exited:
@@ -166,7 +186,7 @@ def test_emulator_latency_with_a_key_is_refused_not_ignored(
 def test_run_demo_refuses_bad_arguments_before_starting(
     kwargs: dict[str, object], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from langchain_toolrouter._demo_run import run_demo
+    from langchain_toolrouter.demo.run import run_demo
 
     with pytest.raises(ValueError, match=message):
         run_demo(**kwargs)  # type: ignore[arg-type]
@@ -174,14 +194,10 @@ def test_run_demo_refuses_bad_arguments_before_starting(
 
 
 def _demo_with(key: str, base_url: str, *extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "langchain_toolrouter", "demo", *extra],
-        capture_output=True,
-        text=True,
+    return _run(
+        [*DEMO, *extra],
         timeout=120,
         env=_env() | {"COMPOSIO_API_KEY": key, "COMPOSIO_BASE_URL": base_url},
-        cwd=ROOT,
-        check=False,
     )
 
 

@@ -99,7 +99,7 @@ def test_resume_with_custom_tools_attaches(
 ) -> None:
     session = new_session(router, user)
     resumed = router.get_session(session.session_id, custom_tools=[shout])
-    assert ops(server, "attach_session", session.session_id) == 1
+    assert ops(server, "attach", session.session_id) == 1
     assert [t.final_slug for t in resumed.custom_tools] == ["LOCAL_SHOUT"]
     assert "LOCAL_SHOUT" in resumed.get_tools().names
 
@@ -111,7 +111,7 @@ async def test_async_create_and_resume(
     resumed = await arouter.aget_session(session.session_id, custom_tools=[shout])
     plain = await arouter.aget_session(session.session_id)
     assert resumed.session_id == plain.session_id == session.session_id
-    assert ops(server, "attach_session", session.session_id) == 1
+    assert ops(server, "attach", session.session_id) == 1
 
 
 def test_bad_key_is_the_callers_problem(server: EmulatorServer, user: str) -> None:
@@ -994,11 +994,11 @@ async def test_api_v3_resumes_with_get_not_attach(server: EmulatorServer, user: 
     async with make_router(server, api_version="v3") as router:
         created = await router.acreate_session(user, toolkits=["notes"], custom_tools=[shout])
         resumed = await router.aget_session(created.session_id, custom_tools=[shout])
-        assert ops(server, "attach_session", created.session_id) == 0
+        assert ops(server, "attach", created.session_id) == 0
         outcome = await resumed.aexecute("LOCAL_SHOUT", {"text": "again"})
         assert outcome.data == {"text": "AGAIN"}
         assert router.get_session(created.session_id, custom_tools=[shout]).custom_tools
-        assert ops(server, "attach_session", created.session_id) == 0
+        assert ops(server, "attach", created.session_id) == 0
 
 
 def test_session_renders_for_notebooks(router: ToolRouter, user: str) -> None:
@@ -1118,3 +1118,22 @@ async def test_async_custom_tool_without_the_connection_fails_readably(
     assert message.status == "error"
     assert "LOCAL_GITHUB_STAR_REPO raised" in message.content
     assert "No active connection for toolkit 'github'" in message.content  # the model can ask
+
+
+def test_a_router_never_closed_leaks_no_socket_and_its_tools_outlive_it(
+    server: EmulatorServer, user: str
+) -> None:
+    import gc
+    import warnings
+
+    router = ToolRouter(api_key=server.api_key, base_url=server.base_url)
+    tools = router.create_session(user, toolkits=["notes"]).get_tools()
+    del router
+    gc.collect()
+    answer = tools["COMPOSIO_SEARCH_TOOLS"].invoke({"queries": [{"use_case": "create a note"}]})
+    assert "NOTES_CREATE_NOTE" in answer  # the tools keep the clients they need
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        del tools
+        gc.collect()
+    assert not [w for w in caught if issubclass(w.category, ResourceWarning)]

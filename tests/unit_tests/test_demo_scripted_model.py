@@ -11,8 +11,8 @@ import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
 
-from langchain_toolrouter._demo import Intent, ScriptedChatModel
-from langchain_toolrouter._demo_run import Printer, build_scripted_model
+from langchain_toolrouter.demo.run import Printer, build_scripted_model
+from langchain_toolrouter.testing import Intent, ScriptedChatModel
 
 SEND_SCHEMA = {
     "type": "object",
@@ -294,7 +294,7 @@ def test_a_no_connection_error_makes_it_connect_then_retry() -> None:
 
 
 def test_demo_helpers_find_links_and_multi_execute_items() -> None:
-    from langchain_toolrouter._demo_run import _links, _multi_rows
+    from langchain_toolrouter.demo.run import _links, _multi_rows
 
     data = {
         "results": {
@@ -316,7 +316,7 @@ def test_demo_helpers_find_links_and_multi_execute_items() -> None:
 
 
 def test_command_line_defaults_to_the_demo_and_rejects_unknown_commands() -> None:
-    from langchain_toolrouter.__main__ import _parser
+    from langchain_toolrouter.demo.cli import _parser
 
     args = _parser().parse_args([])
     assert (args.command, args.model, args.user_id, args.max_steps) == (
@@ -334,7 +334,7 @@ def test_model_option_without_langchain_names_the_packages_to_install(
 ) -> None:
     import importlib
 
-    from langchain_toolrouter import _demo_run
+    from langchain_toolrouter.demo import run as _demo_run
 
     real_import = importlib.import_module
 

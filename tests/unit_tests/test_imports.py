@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from importlib.metadata import version
+from importlib.metadata import entry_points, version
 
 import langchain_toolrouter
 
@@ -43,7 +43,41 @@ def _loaded_after(statement: str) -> set[str]:
     return set(out.split())
 
 
-def test_runtime_import_never_loads_the_emulator_or_its_dependencies() -> None:
+EMULATOR = ("langchain_toolrouter.emulator", "starlette", "uvicorn", "bm25s")
+
+
+def test_runtime_import_never_loads_the_emulator_the_demo_or_the_test_helpers() -> None:
     loaded = _loaded_after("import langchain_toolrouter")
-    for forbidden in ("langchain_toolrouter.emulator", "starlette", "uvicorn", "bm25s"):
+    for forbidden in (
+        *EMULATOR,
+        "langchain_toolrouter.demo",
+        "langchain_toolrouter.testing",
+        "_langchain_toolrouter_pytest",
+        "pytest",
+    ):
         assert forbidden not in loaded, f"importing the library loaded {forbidden}"
+
+
+def test_the_testing_helpers_load_neither_the_emulator_nor_pytest() -> None:
+    """Examples import ScriptedChatModel outside tests, where neither may be installed."""
+    loaded = _loaded_after("from langchain_toolrouter.testing import Intent, ScriptedChatModel")
+    for forbidden in (*EMULATOR, "pytest", "_langchain_toolrouter_pytest"):
+        assert forbidden not in loaded, f"importing langchain_toolrouter.testing loaded {forbidden}"
+
+
+def test_testing_exports_are_pinned() -> None:
+    import langchain_toolrouter.testing as testing
+
+    assert sorted(testing.__all__) == ["Intent", "ScriptedChatModel"]
+
+
+def test_the_pytest_plugin_is_registered_and_loads_nothing_of_ours() -> None:
+    """pytest loads the plugin in every run where the package is installed: until a test asks
+    for a fixture, it must cost nothing (the library alone takes a good part of a second)."""
+    plugins = {e.name: e.value for e in entry_points(group="pytest11")}
+    assert plugins.get("langchain_toolrouter") == "_langchain_toolrouter_pytest"
+    loaded = _loaded_after("import _langchain_toolrouter_pytest")
+    ours = sorted(m for m in loaded if m.startswith("langchain_"))
+    assert ours == [], f"the pytest plugin loaded {ours}"
+    for forbidden in EMULATOR[1:]:
+        assert forbidden not in loaded, f"the pytest plugin loaded {forbidden}"

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
-from langchain_toolrouter.emulator.catalog import (
+from langchain_toolrouter.emulator.definitions import (
     ProxyRoute,
     ToolContext,
     ToolFailure,
@@ -194,7 +194,8 @@ TOOLS = (
     _tool(
         "GOOGLECALENDAR_EVENTS_LIST",
         "List Events",
-        "Lists events on the user's primary calendar within a time range or matching text, "
+        "Lists the events on the user's primary calendar (what is on it) within a time range, "
+        "such as today or next week, or matching text, "
         "sorted by start time.",
         ListEventsArgs,
         list_events,

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from langchain_toolrouter.emulator.catalog import (
+from langchain_toolrouter.emulator.definitions import (
     ProxyRoute,
     ToolContext,
     ToolFailure,
@@ -325,7 +325,7 @@ TOOLS = (
     _tool(
         "GITHUB_LIST_REPOSITORIES_FOR_THE_AUTHENTICATED_USER",
         "List repositories for the authenticated user",
-        "Lists repositories the authenticated user owns, sorted and paginated.",
+        "Lists (shows) the repositories the authenticated user owns, sorted and paginated.",
         ListReposArgs,
         list_repos,
         "readOnlyHint",

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from langchain_toolrouter.emulator.catalog import (
+from langchain_toolrouter.emulator.definitions import (
     ProxyRoute,
     ToolContext,
     ToolFailure,
@@ -228,7 +228,7 @@ TOOLS = (
     _tool(
         "GMAIL_FETCH_EMAILS",
         "Fetch emails",
-        "Lists and searches emails in the user's mailbox, newest first, filtered by labels and "
+        "Lists and searches the latest emails in the user's mailbox (inbox), newest first, filtered by labels and "
         "a Gmail-style query (from:, to:, subject:, is:unread, label:).",
         FetchEmailsArgs,
         fetch_emails,

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from langchain_toolrouter.emulator.catalog import (
+from langchain_toolrouter.emulator.definitions import (
     ProxyRoute,
     ToolContext,
     ToolFailure,
@@ -148,7 +148,8 @@ TOOLS = (
     _tool(
         "NOTES_KV_SET",
         "Set key-value",
-        "Stores a JSON value under a key in the user's key-value store, replacing any previous value.",
+        "Saves (stores) a JSON value under a key in the user's key-value store, replacing any "
+        "previous value.",
         KvSetArgs,
         kv_set,
         "idempotentHint",

@@ -32,3 +32,26 @@ def execute(
     """POST execute and return the response object."""
     body = {"tool_slug": slug, "arguments": arguments or {}, **extra}
     return client.post(f"{V31}/session/{session_id}/execute", json=body)
+
+
+def asgi_get(path: str, *headers: tuple[bytes, bytes]) -> dict[str, Any]:
+    """The ASGI scope of a GET of `path` (for driving the app without a client)."""
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [*headers, (b"host", b"emulator")],
+        "client": ("127.0.0.1", 1),
+        "server": ("emulator", 80),
+    }
+
+
+async def receive_nothing() -> dict[str, Any]:
+    """An ASGI `receive` of an empty request body."""
+    return {"type": "http.request", "body": b"", "more_body": False}

@@ -11,16 +11,17 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from langchain_toolrouter.emulator import EmulatorState, create_app
+from langchain_toolrouter.wire.operations import ALL_OPERATIONS
 from tests.unit_tests.emulator.calls import API_KEY, OTHER_KEY, V3, V31
 from tests.unit_tests.emulator.conftest import SessionFactory
 
 OPERATIONS = {
     ("POST", "/session"): "create_session",
     ("GET", "/session/{session_id}"): "get_session",
-    ("PATCH", "/session/{session_id}"): "patch_session",
+    ("PATCH", "/session/{session_id}"): "update_session",
     ("DELETE", "/session/{session_id}"): "delete_session",
-    ("POST", "/session/{session_id}/attach"): "attach_session",
-    ("GET", "/session/{session_id}/config_history"): "config_history",
+    ("POST", "/session/{session_id}/attach"): "attach",
+    ("GET", "/session/{session_id}/config_history"): "list_config_history",
     ("POST", "/session/{session_id}/execute"): "execute",
     ("POST", "/session/{session_id}/execute_meta"): "execute_meta",
     ("POST", "/session/{session_id}/link"): "create_link",
@@ -48,12 +49,33 @@ def test_route_table(app: Starlette) -> None:
         for (method, path), name in OPERATIONS.items()
     }
     expected |= {
+        *(
+            ("GET", f"/api/{version}/connected_accounts/{{account_id}}", "get_connected_account")
+            for version in ("v3", "v3.1")
+        ),
+        *(
+            ("GET", f"/api/{version}/toolkits/{{toolkit_slug}}", "get_toolkit")
+            for version in ("v3", "v3.1")
+        ),
         ("GET", "/_emulator/connect/{link_token}", "connect_account"),
         ("PUT", "/_emulator/files/{session_id}/{mount_id}/{path:path}", "presigned_upload"),
         ("GET", "/_emulator/files/{session_id}/{mount_id}/{path:path}", "presigned_download"),
-        *((method, "/tool_router/{session_id}/mcp", "mcp") for method in ("GET", "POST", "DELETE")),
+        ("POST", "/tool_router/{session_id}/mcp", "mcp"),
     }
     assert table == expected
+
+
+def test_api_routes_are_the_operation_table_of_the_clients(app: Starlette) -> None:
+    # One table for both sides: the emulator serves each operation the clients send.
+    served = {
+        (route.name, method, route.path)
+        for route in app.routes
+        if isinstance(route, Route) and route.methods
+        for method in route.methods - {"HEAD"}
+    }
+    for op in ALL_OPERATIONS:
+        for version in ("v3", "v3.1"):
+            assert (op.name, op.method, f"/api/{version}{op.path}") in served
 
 
 @pytest.mark.parametrize("headers", [{}, {"x-api-key": "wrong"}])
@@ -191,14 +213,6 @@ def test_unknown_route_and_wrong_method_use_the_error_body(client: TestClient) -
     wrong = client.put(f"{V31}/session")
     assert wrong.status_code == 405
     assert wrong.json()["error"]["status"] == 405
-
-
-def test_mcp_url_answers_a_clear_501(client: TestClient, new_session: SessionFactory) -> None:
-    session_id = new_session()
-    mcp_url = client.get(f"{V31}/session/{session_id}").json()["mcp"]["url"]
-    response = client.post(mcp_url, json={"jsonrpc": "2.0", "method": "tools/list", "id": 1})
-    assert response.status_code == 501
-    assert "REST" in response.json()["error"]["suggested_fix"]
 
 
 async def test_app_runs_under_httpx_asgi_transport(app: Starlette) -> None:

@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 
 from langchain_toolrouter.emulator import EmulatorState, FaultRule, Faults, create_app
 from langchain_toolrouter.emulator.middleware import ConnectionDropped
-from tests.unit_tests.emulator.calls import V31, execute
+from tests.unit_tests.emulator.calls import V31, asgi_get, execute, receive_nothing
 from tests.unit_tests.emulator.conftest import SessionFactory
 
 
@@ -248,23 +248,7 @@ async def test_a_request_is_logged_before_any_of_its_answer_is_sent(
     app = create_app(api_keys=["k"], faults=[rule] if rule else [])
     state: EmulatorState = app.state.emulator
     seen_at_start: list[int] = []
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"",
-        "root_path": "",
-        "headers": [(b"x-api-key", b"k"), (b"host", b"emulator")],
-        "client": ("127.0.0.1", 1),
-        "server": ("emulator", 80),
-    }
-
-    async def receive() -> dict[str, object]:
-        return {"type": "http.request", "body": b"", "more_body": False}
+    scope = asgi_get(path, (b"x-api-key", b"k"))
 
     async def send(message: dict[str, object]) -> None:
         if message["type"] == "http.response.start":
@@ -272,7 +256,7 @@ async def test_a_request_is_logged_before_any_of_its_answer_is_sent(
             assert message["status"] == status
 
     with contextlib.suppress(ConnectionDropped):
-        await app(scope, receive, send)  # type: ignore[arg-type]
+        await app(scope, receive_nothing, send)  # type: ignore[arg-type]
     assert seen_at_start == [1]
     [record] = state.log.records
     assert record.status == logged

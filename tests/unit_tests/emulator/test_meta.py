@@ -83,11 +83,62 @@ def test_search_only_finds_allowed_tools(client: TestClient, new_session: Sessio
     session_id = new_session(toolkits={"enable": ["notes"]})
     body = client.post(
         f"{V31}/session/{session_id}/search",
-        json={"queries": [{"use_case": "create a github issue"}]},
+        json={"queries": [{"use_case": "create a github issue"}, {"use_case": "create a note"}]},
     ).json()
-    slugs = body["results"][0]["primary_tool_slugs"] + body["results"][0]["related_tool_slugs"]
-    assert slugs
-    assert all(s.startswith("NOTES_") for s in slugs)
+    github, note = body["results"]
+    # Not a note tool for a GitHub task: nothing, and what to do about it.
+    assert github["primary_tool_slugs"] == github["related_tool_slugs"] == []
+    assert "does not enable github" in github["execution_guidance"]
+    assert note["primary_tool_slugs"][0] == "NOTES_CREATE_NOTE"
+    assert all(s.startswith("NOTES_") for s in note["related_tool_slugs"])
+
+
+USE_CASES = {
+    "github": [
+        ("create a github issue", "GITHUB_CREATE_AN_ISSUE"),
+        ("list the open issues of my repository", "GITHUB_LIST_REPOSITORY_ISSUES"),
+        ("reply to an issue with a comment", "GITHUB_CREATE_AN_ISSUE_COMMENT"),
+        ("close an issue as completed", "GITHUB_UPDATE_AN_ISSUE"),
+        ("show my repositories", "GITHUB_LIST_REPOSITORIES_FOR_THE_AUTHENTICATED_USER"),
+    ],
+    "gmail": [
+        ("send an email to my boss", "GMAIL_SEND_EMAIL"),
+        ("search my inbox for unread invoices", "GMAIL_FETCH_EMAILS"),
+        ("read my latest emails", "GMAIL_FETCH_EMAILS"),
+        ("open the email message with id 42", "GMAIL_FETCH_MESSAGE_BY_MESSAGE_ID"),
+    ],
+    "googlecalendar": [
+        ("list my calendar events", "GOOGLECALENDAR_EVENTS_LIST"),
+        ("schedule a meeting tomorrow", "GOOGLECALENDAR_CREATE_EVENT"),
+        ("cancel the event on friday", "GOOGLECALENDAR_DELETE_EVENT"),
+        ("what is on my calendar next week", "GOOGLECALENDAR_EVENTS_LIST"),
+    ],
+    "notes": [
+        ("write down a note", "NOTES_CREATE_NOTE"),
+        ("delete a note", "NOTES_DELETE_NOTE"),
+        ("save a value under a key", "NOTES_KV_SET"),
+        ("find my notes tagged work", "NOTES_LIST_NOTES"),
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("toolkit", "use_case", "best"),
+    [(kit, use_case, best) for kit, cases in USE_CASES.items() for use_case, best in cases],
+)
+def test_search_answers_with_the_tools_of_the_app_the_use_case_is_about(
+    client: TestClient, new_session: SessionFactory, toolkit: str, use_case: str, best: str
+) -> None:
+    session_id = new_session()
+    body = client.post(
+        f"{V31}/session/{session_id}/search", json={"queries": [{"use_case": use_case}]}
+    ).json()
+    result = body["results"][0]
+    assert result["primary_tool_slugs"][0] == best
+    found = result["primary_tool_slugs"] + result["related_tool_slugs"]
+    assert {slug.split("_")[0].lower() for slug in found} == {toolkit.upper().lower()}
+    assert result["toolkits"] == [toolkit]
+    assert [s["toolkit"] for s in body["toolkit_connection_statuses"]] == [toolkit]
 
 
 def test_search_bad_body_names_the_field(client: TestClient, new_session: SessionFactory) -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -11,7 +13,7 @@ import pytest
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-from langchain_toolrouter.emulator import EmulatorState
+from langchain_toolrouter.emulator import EmulatorState, create_app
 from tests.unit_tests.emulator.calls import API_KEY, V31
 from tests.unit_tests.emulator.conftest import SessionFactory
 
@@ -272,11 +274,15 @@ def _put(client: TestClient, anonymous: TestClient, session_id: str, path: str) 
     ("first", "second", "problem"),
     [
         ("a", "a/b", "a folder in the path is already a file"),
+        ("a", "a/b/c", "a folder in the path is already a file"),
         ("d/x", "d", "the path is a folder"),
-        (None, "/".join(["n" * 250] * 20), "the path or one of its names is too long"),
+        (None, "/".join(["n" * 250] * 20), "at most 1024 bytes"),
+        # A URL path cannot carry a newline to the file route: no URL is made for it.
+        (None, "line\nbreak.txt", "invalid character"),
+        (None, "tab\there.txt", "invalid character"),
     ],
 )
-def test_paths_the_disk_refuses_are_400_without_the_host_path(
+def test_upload_url_refuses_a_path_it_could_not_store(
     client: TestClient,
     anonymous: TestClient,
     new_session: SessionFactory,
@@ -288,7 +294,7 @@ def test_paths_the_disk_refuses_are_400_without_the_host_path(
     session_id = new_session()
     if first is not None:
         assert _put(client, anonymous, session_id, first).status_code == 200
-    refused = _put(client, anonymous, session_id, second)
+    refused = client.post(f"{mounts(session_id)}/upload_url", json={"mount_relative_path": second})
     assert refused.status_code == 400, refused.text
     error = refused.json()["error"]
     assert error["errors"] == [f"mount_relative_path: {problem}"]
@@ -298,6 +304,26 @@ def test_paths_the_disk_refuses_are_400_without_the_host_path(
     )
     assert download.status_code in (400, 404)
     assert str(state.mounts.root) not in download.text
+
+
+def test_a_path_too_long_for_the_data_directory_is_refused_before_the_upload(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path
+    while len(os.fsencode(root)) < 3300:
+        root = root / ("d" * 200)
+    app = create_app(api_keys=[API_KEY], data_dir=root)
+    with TestClient(app, headers={"x-api-key": API_KEY}) as client:
+        session_id = client.post(f"{V31}/session", json={"user_id": "u"}).json()["session_id"]
+        path = "/".join(["n" * 200] * 5)
+        refused = client.post(
+            f"{mounts(session_id)}/upload_url", json={"mount_relative_path": path}
+        )
+    assert refused.status_code == 400, refused.text
+    assert refused.json()["error"]["errors"] == [
+        "mount_relative_path: the path is too long for the emulator's data directory"
+    ]
+    assert str(root) not in refused.text
 
 
 @pytest.mark.parametrize("operation", ["upload_url", "download_url", "delete"])

@@ -14,6 +14,7 @@ from tests.unit_tests.emulator.calls import API_KEY, V31
 def test_public_names() -> None:
     assert sorted(emulator.__all__) == [
         "Catalog",
+        "CatalogTool",
         "DEFAULT_API_KEY",
         "EmulatorServer",
         "EmulatorState",
@@ -22,6 +23,9 @@ def test_public_names() -> None:
         "RequestLog",
         "RequestRecord",
         "Store",
+        "ToolContext",
+        "ToolFailure",
+        "Toolkit",
         "async_transport",
         "create_app",
         "default_catalog",

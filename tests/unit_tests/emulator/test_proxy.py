@@ -188,3 +188,35 @@ def test_binary_bodies_are_refused_by_the_fake_upstream(
     )
     assert response.status_code == 200
     assert response.json()["status"] == 415
+
+
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        "HTTPS://API.GITHUB.EXAMPLE/user/repos",
+        "https://Api.GitHub.Example/user/repos",
+    ],
+)
+def test_scheme_and_host_match_in_any_case(
+    client: TestClient, new_session: SessionFactory, endpoint: str
+) -> None:
+    # Scheme and host are case-insensitive (RFC 3986): the toolkit's own host, not SSRF.
+    session_id = new_session()
+    connect(client, session_id, "github")
+    response = proxy(client, session_id, toolkit_slug="github", endpoint=endpoint, method="GET")
+    assert response.status_code == 200, response.text
+    assert response.json()["status"] == 200
+
+
+def test_the_path_stays_case_sensitive(client: TestClient, new_session: SessionFactory) -> None:
+    session_id = new_session()
+    connect(client, session_id, "github")
+    response = proxy(
+        client,
+        session_id,
+        toolkit_slug="github",
+        endpoint="https://api.github.example/USER/REPOS",
+        method="GET",
+    )
+    assert response.status_code == 200
+    assert response.json()["status"] == 404

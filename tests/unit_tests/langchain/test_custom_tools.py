@@ -7,6 +7,7 @@ import dataclasses
 import datetime
 import functools
 import inspect
+import logging
 import re
 import threading
 from typing import Annotated, Any, Optional
@@ -112,6 +113,33 @@ def test_exceptions_and_bad_arguments_become_failed_results() -> None:
         "Invalid arguments for LOCAL_BOOM; the call was not sent. Fix these and call again:\n"
         '- /x: got string "not a number" (expected an integer)'
     )
+
+
+def test_a_tool_that_raises_logs_one_line_and_the_traceback_only_at_debug(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    @custom_tool
+    def boom(x: int) -> dict[str, Any]:
+        """Fail."""
+        raise RuntimeError("kaput")
+
+    with caplog.at_level(logging.WARNING, logger="langchain_toolrouter"):
+        assert boom.run({"x": 1}).error == "LOCAL_BOOM raised RuntimeError: kaput"
+    [warning] = caplog.records
+    assert warning.levelno == logging.WARNING
+    assert warning.exc_info is None
+    assert warning.getMessage() == (
+        "custom tool LOCAL_BOOM raised RuntimeError: kaput (the model got this error; the "
+        "traceback is logged at DEBUG)"
+    )
+    caplog.clear()
+    with caplog.at_level(logging.DEBUG, logger="langchain_toolrouter"):
+        boom.run({"x": 1})
+    debug = [r for r in caplog.records if r.levelno == logging.DEBUG]
+    assert len(debug) == 1
+    assert debug[0].exc_info is not None
+    assert isinstance(debug[0].exc_info[1], RuntimeError)
+    assert "Traceback" in caplog.text
 
 
 async def test_async_tool_and_context() -> None:

@@ -17,7 +17,7 @@ from langchain_toolrouter.emulator import (
     create_app,
     sync_transport,
 )
-from langchain_toolrouter.errors import FileTransferError
+from langchain_toolrouter.errors import BadRequestError, FileTransferError
 from langchain_toolrouter.session import ToolRouter, ToolRouterSession
 
 BASE_URL = "http://127.0.0.1"
@@ -91,14 +91,30 @@ def test_a_download_to_a_new_folder_creates_it(
     assert plain.is_file()
 
 
-def test_a_storage_refusal_names_the_problem_and_the_fix(session: ToolRouterSession) -> None:
+def test_a_path_the_mount_cannot_hold_is_refused_with_the_reason(
+    session: ToolRouterSession,
+) -> None:
     session.files.upload(b"x", "reports/q1.csv")
-    with pytest.raises(FileTransferError) as caught:
+    # Refused when the upload URL is asked for: no URL is made for a path no file can be at.
+    with pytest.raises(BadRequestError) as caught:
         session.files.upload(b"y", "reports")  # a folder already
     error = caught.value
     assert error.status == 400
     assert "the path is a folder" in str(error)
-    assert "name a file rather than a folder" in str(error)  # the storage's suggested fix
+    assert "name a file rather than a folder" in str(error)
+
+
+def test_a_storage_refusal_names_the_problem_and_the_fix(
+    session: ToolRouterSession, app_state: tuple[object, EmulatorState]
+) -> None:
+    _, state = app_state
+    state.mounts.max_upload_bytes = 4
+    with pytest.raises(FileTransferError) as caught:
+        session.files.upload(b"12345", "big.bin")  # refused by the storage, on the PUT
+    error = caught.value
+    assert error.status == 413
+    assert "exceeds the 4 byte limit" in str(error)
+    assert "Upload a smaller file" in str(error)  # the storage's suggested fix
     assert "signature" not in str(error)  # the URL is a credential: never in messages
 
 

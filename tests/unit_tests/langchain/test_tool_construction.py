@@ -396,7 +396,7 @@ def test_a_function_with_execute_and_aexecute_is_an_executor_as_before() -> None
 
 def test_run_introspection_answers_are_langchains() -> None:
     """LangChain finds no `run_manager` and no `RunnableConfig` parameter in `_run`/`_arun`
-    (they take the tool call's id, then the call's arguments), and a subclass declaring them
+    (they take the tool call's id and the call's arguments), and a subclass declaring them
     still gets them."""
     from langchain_core.tools.base import _get_runnable_config_param
 
@@ -410,6 +410,7 @@ def test_run_introspection_answers_are_langchains() -> None:
         parameters = _signature_parameters(method)
         assert [(p.name, p.kind) for p in parameters.values()] == [
             ("tool_call_id", inspect.Parameter.POSITIONAL_ONLY),
+            ("arguments", inspect.Parameter.POSITIONAL_ONLY),
             ("args", inspect.Parameter.VAR_POSITIONAL),
             ("kwargs", inspect.Parameter.VAR_KEYWORD),
         ]

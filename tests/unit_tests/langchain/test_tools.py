@@ -319,3 +319,28 @@ def test_bad_inputs_are_named() -> None:
         ToolRouterTool.from_schema("T", "d", RESERVED, 42)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="input_json_schema"):
         ToolRouterTool(name="T", slug="T", description="d", executor=Recorder())
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        ({1: "x"}, "1"),
+        ({"config": "c", ("a", "b"): 1}, "('a', 'b')"),
+        ({"config": "\ud800"}, "surrogate"),
+    ],
+    ids=["int-key", "tuple-key", "lone-surrogate"],
+)
+def test_keys_that_are_not_strings_and_lone_surrogates_are_invalid_arguments(
+    args: dict[Any, Any], fragment: str
+) -> None:
+    sent: list[Any] = []
+    tool = ToolRouterTool.from_schema("T", "d", RESERVED, sent.append)
+    for answer in (
+        tool.invoke({"type": "tool_call", "id": "c1", "name": "T", "args": args}),
+        asyncio.run(tool.ainvoke({"type": "tool_call", "id": "c2", "name": "T", "args": args})),
+    ):
+        assert isinstance(answer, ToolMessage)
+        assert answer.status == "error"
+        assert "Invalid arguments for T" in answer.content
+        assert fragment in answer.content
+    assert sent == []  # nothing was sent

@@ -7,6 +7,9 @@ from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]  # no stubs in the environment
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from langchain_toolrouter.schema import (
     ArgsValidationError,
@@ -405,6 +408,42 @@ def test_non_json_values_are_refused_not_sent() -> None:
             conversion.validate({"v": value})
     with pytest.raises(ArgsValidationError):
         conversion.validate([])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("call", "path", "said"),
+    [
+        ({1: "x"}, "", "object key 1 is not a string"),
+        ({"v": {("a",): 1}}, "/v", "object key ('a',) is not a string"),
+        ({"v": "a\ud800b"}, "/v", "lone surrogate (U+D800 at index 1)"),
+        ({"v": ["ok", "é\udfff"]}, "/v/1", "lone surrogate (U+DFFF at index 1)"),
+        ({"v": "\ud83d\ude00"}, "/v", "lone surrogate (U+D83D at index 0)"),  # a pair, as str
+        ({"v": {"k\udc80": 1}}, "/v", "object key 'k\\udc80' holds a lone surrogate"),
+    ],
+)
+def test_keys_that_are_not_text_and_lone_surrogates_are_invalid_arguments(
+    call: dict[Any, Any], path: str, said: str
+) -> None:
+    conversion = json_schema_to_model({"type": "object"}, name="text_only")
+    with pytest.raises(ArgsValidationError) as info:
+        conversion.validate(call)
+    (error,) = info.value.errors
+    assert error["path"] == path
+    assert said in error["message"]
+    with pytest.raises(ValidationError, match=r"not a string|lone surrogate"):  # the same gate
+        conversion.model.model_validate(call)
+
+
+@given(st.text(st.characters(codec="utf-8"), max_size=20), st.text(max_size=20))
+def test_unicode_text_is_sent_exactly_and_a_surrogate_anywhere_is_refused(
+    text: str, key: str
+) -> None:
+    conversion = json_schema_to_model({"type": "object"}, name="text_only")
+    call = {key: [text, {text: key}]}
+    assert conversion.validate(call) == call
+    for bad in ({key: [text + "\ud800"]}, {key: {text + "\udbff": 1}}, {key + "\udc00": 0}):
+        with pytest.raises(ArgsValidationError, match="lone surrogate"):
+            conversion.validate(bad)
 
 
 def test_bad_pattern_property_key_is_dropped_and_reported() -> None:

@@ -1031,3 +1031,63 @@ async def test_a_503_retry_after_is_honoured_and_capped(
         await call(client, "list_tools", SID)
     assert caught.value.retry_after == 3600
     assert len(service.requests) == 3, "an hour-long Retry-After is raised, not waited out"
+
+
+async def test_a_call_that_succeeds_at_once_sets_up_no_retry_loop(
+    client: AnyClient, service: FakeService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tenacity
+
+    made: list[str] = []
+
+    class Counted(tenacity.Retrying):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            made.append("sync")
+            super().__init__(*args, **kwargs)
+
+    class CountedAsync(tenacity.AsyncRetrying):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            made.append("async")
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(tenacity, "Retrying", Counted)
+    monkeypatch.setattr(tenacity, "AsyncRetrying", CountedAsync)
+    service.on("POST", f"{ROOT}/{SID}/execute", reply(200, s.EXECUTE_OK))
+    for _ in range(3):
+        assert (await call(client, "execute", SID, "T")).successful
+    assert made == []
+    # A failed first attempt hands over to tenacity, once per call, with the same rules.
+    service.on(
+        "POST",
+        f"{ROOT}/{SID}/execute",
+        raises(httpx.ConnectError),
+        raises(httpx.ReadError),
+        reply(200, s.EXECUTE_OK),
+    )
+    with pytest.raises(errors.ConnectionLostError):
+        await call(client, "execute", SID, "T")
+    assert len(made) == 1
+    assert len(service.requests) == 5, "3 calls, then one resent after a connect error"
+
+
+def test_the_time_budget_counts_the_first_attempt_made_before_tenacity() -> None:
+    import tenacity
+
+    from langchain_toolrouter._config import UNSET
+    from langchain_toolrouter.client import _CallLog
+    from langchain_toolrouter.wire import operations as ops
+
+    made = ToolRouterClient(
+        api_key=API_KEY, base_url=BASE_URL, retry=RetryPolicy(max_attempts=10, max_elapsed=3.0)
+    )
+    request = made._prepare(
+        ops.GET_SESSION, {"session_id": SID}, None, UNSET, None, extra_body=None
+    )
+    limited = errors.RateLimitError("slow", status=429, retry_after=1)
+    for spent, stops in ((1.5, False), (2.5, True)):
+        hooks = made._retry_options(ops.GET_SESSION, request, _CallLog(), spent_before=spent)
+        state = tenacity.RetryCallState(tenacity.Retrying(), fn=None, args=(), kwargs={})
+        state.attempt_number = 1
+        state.set_exception((type(limited), limited, None))
+        assert hooks["stop"](state) is stops, f"{spent} s spent + 1 s planned vs a 3 s budget"
+    made.close()

@@ -7,12 +7,16 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import SecretStr
 
 from langchain_toolrouter import errors
 from langchain_toolrouter._config import ToolRouterSettings
 from langchain_toolrouter.wire import models as m
 from langchain_toolrouter.wire import operations as ops
 from langchain_toolrouter.wire.codec import (
+    RequestBuilder,
     build_request,
     check_origin,
     encode_query,
@@ -338,6 +342,74 @@ def test_the_key_is_only_sent_to_the_configured_origin() -> None:
     request.url = httpx.URL("https://other.test/api/v3/tool_router/session/s")
     with pytest.raises(errors.ConfigurationError, match="refusing to send the API key"):
         check_origin(request, SETTINGS)
+
+
+def test_a_builder_checks_its_origin_once_when_made() -> None:
+    # Settings built by hand, past resolve()'s checks: "https:/" + "/api/v3" reads as the host
+    # "api". The builder refuses it before any request exists.
+    odd = ToolRouterSettings(api_key=SecretStr("ak_codec"), base_url="https:/")
+    with pytest.raises(errors.ConfigurationError, match="refusing to send the API key to"):
+        RequestBuilder(odd)
+
+
+def test_a_builder_parses_each_url_once_and_reuses_it() -> None:
+    builder = RequestBuilder(SETTINGS)
+    url = builder.url(ops.EXECUTE, {"session_id": "trs_1"})
+    assert builder.url(ops.EXECUTE, {"session_id": "trs_1"}) is url, "parsed once, then reused"
+    first = builder.build(ops.EXECUTE, {"session_id": "trs_1"}, request_id="r1")
+    again = builder.build(ops.EXECUTE, {"session_id": "trs_1"}, request_id="r2")
+    assert first.url == again.url == url
+    assert first.headers["x-request-id"] == "r1"
+    assert again.headers["x-request-id"] == "r2"
+    other = builder.build(ops.EXECUTE, {"session_id": "trs_2"}, request_id="r3")
+    assert str(other.url).endswith("/session/trs_2/execute")
+    # Bad parameters are refused every time, not remembered as good.
+    for _ in range(2):
+        with pytest.raises(errors.RequestValidationError, match="one segment"):
+            builder.build(ops.EXECUTE, {"session_id": "a/b"}, request_id="r")
+    for _ in range(2):
+        with pytest.raises(errors.RequestValidationError, match="non-empty"):
+            builder.build(ops.EXECUTE, {"session_id": ["trs_1"]}, request_id="r")  # type: ignore[dict-item]
+
+
+def test_the_url_store_stays_bounded() -> None:
+    builder = RequestBuilder(SETTINGS)
+    for number in range(RequestBuilder._MAX_URLS * 2 + 3):
+        url = builder.url(ops.GET_SESSION, {"session_id": f"trs_{number}"})
+        assert str(url).endswith(f"/session/trs_{number}")
+    assert 0 < len(builder._urls) <= RequestBuilder._MAX_URLS
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    session_id=st.text(min_size=1, max_size=40),
+    mount_id=st.text(min_size=1, max_size=10) | st.sampled_from(["@evil.test", "//evil.test"]),
+    base_url=st.sampled_from(
+        ["https://svc.test", "https://svc.test/prefix", "http://127.0.0.1:8765", "https://[::1]:9"]
+    ),
+)
+def test_whatever_the_ids_requests_only_go_to_the_configured_origin(
+    session_id: str, mount_id: str, base_url: str
+) -> None:
+    settings_ = ToolRouterSettings.resolve(api_key="ak_codec", base_url=base_url)
+    builder = RequestBuilder(settings_)
+    home = httpx.URL(base_url)
+    for op, params in (
+        (ops.GET_SESSION, {"session_id": session_id}),
+        (ops.EXECUTE, {"session_id": session_id}),
+        (ops.LIST_MOUNT_ITEMS, {"session_id": session_id, "mount_id": mount_id}),
+    ):
+        for _ in range(2):  # built, then taken from the builder's store
+            try:
+                request = builder.build(op, params, request_id="r")
+            except errors.RequestValidationError:
+                continue
+            assert (request.url.scheme, request.url.host, request.url.port) == (
+                home.scheme,
+                home.host,
+                home.port,
+            )
+            assert request.url.path.startswith(f"{home.path.rstrip('/')}/api/v3/tool_router/")
 
 
 def test_extra_body_is_merged_unchecked_and_only_where_there_is_a_json_body() -> None:

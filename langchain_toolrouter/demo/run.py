@@ -1,4 +1,4 @@
-"""The demo command: a small agent does a realistic task through a Tool Router session.
+"""The demo itself: a small agent does a realistic task through a Tool Router session.
 
 Run it with ``python -m langchain_toolrouter demo``. Without ``COMPOSIO_API_KEY`` it starts the
 embedded emulator (the optional ``emulator`` extra) and says so; with the key it talks to the real
@@ -6,7 +6,7 @@ service through the same code. Without ``--model`` the agent's chat model is `Sc
 with ``--model provider:name`` it is the real model from ``init_chat_model``.
 
 The agent loop is written with langchain-core alone (``bind_tools`` and a loop that runs each tool
-call), so the demo needs nothing beyond ``pip install -e ".[emulator]"``. Each step prints the
+call), so the demo needs nothing beyond the ``emulator`` extra. Each step prints the
 tool, its arguments, its result and the time it took; a link to connect an account is opened for
 the user on the emulator (a GET, as a browser would) and printed otherwise.
 """
@@ -32,7 +32,6 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_core.tools import BaseTool
 
 from langchain_toolrouter._config import DEFAULT_BASE_URL
-from langchain_toolrouter._demo import Intent, ScriptedChatModel
 from langchain_toolrouter.errors import (
     AuthenticationError,
     ConfigurationError,
@@ -40,6 +39,7 @@ from langchain_toolrouter.errors import (
     ToolRouterError,
     TransportError,
 )
+from langchain_toolrouter.testing import Intent, ScriptedChatModel
 
 __all__ = ["DemoError", "DemoReport", "Printer", "build_scripted_model", "run_demo"]
 
@@ -705,8 +705,9 @@ def _start_emulator(printer: Printer, latency: float) -> Iterator[Any]:
         from langchain_toolrouter.emulator import EmulatorServer, FaultRule
     except ImportError as exc:
         raise DemoError(
-            "No COMPOSIO_API_KEY is set and the emulator's packages are missing. Either install "
-            'them (pip install -e ".[emulator]") or set COMPOSIO_API_KEY to use the real service.'
+            "No COMPOSIO_API_KEY is set and the emulator's packages are missing: "
+            'pip install "langchain-toolrouter[emulator]" for the offline emulator, or set '
+            "COMPOSIO_API_KEY to use the real service."
         ) from exc
     printer.line("No COMPOSIO_API_KEY set: starting the embedded Tool Router emulator (offline).")
     with printer.progress("starting the emulator"):

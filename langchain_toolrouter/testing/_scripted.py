@@ -1,7 +1,7 @@
 """A scripted chat model: deterministic tool calls that adapt to what the tools answer.
 
-`ScriptedChatModel` stands in for an LLM in the demo, the notebooks and tests when no chat-model
-key is at hand. It is given a plan (stages of `Intent`s: "find this week's on-call engineer",
+`ScriptedChatModel` stands in for an LLM in your agent tests, the docs, the notebooks and the demo
+when no chat-model key is at hand. It is given a plan (stages of `Intent`s: "find this week's on-call engineer",
 "send an email", ...) and, on every turn, decides its next message from the conversation so far
 and the tools bound to it, the way a tool-calling model would:
 
@@ -35,6 +35,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
+from pydantic import Field, model_validator
 
 __all__ = ["Intent", "ScriptedChatModel"]
 
@@ -91,6 +92,33 @@ class Intent:
     values: Mapping[str, Value] = field(default_factory=dict)
     guess_first: bool = False
 
+    def __post_init__(self) -> None:
+        # The key travels in tool-call ids ("exec:3:issues,email"), read back on later turns.
+        if not isinstance(self.key, str) or not self.key.strip() or set(self.key) & {":", ","}:
+            msg = (
+                f"Intent key must be a short non-empty name without ':' or ',', e.g. 'issues'; "
+                f"got {self.key!r}"
+            )
+            raise ValueError(msg)
+        if not isinstance(self.use_case, str) or not self.use_case.strip():
+            msg = (
+                f"Intent {self.key!r}: use_case must say in words what to search for, e.g. "
+                f"'send an email'; got {self.use_case!r}"
+            )
+            raise ValueError(msg)
+        if not isinstance(self.values, Mapping) or not all(
+            isinstance(name, str) for name in self.values
+        ):
+            msg = (
+                f"Intent {self.key!r}: values must map argument names to values (or to callables "
+                f"of the earlier results), e.g. {{'team': 'web'}}; got {self.values!r}"
+            )
+            raise TypeError(msg)
+        guess_first: object = self.guess_first  # typed bool, but callers may pass anything
+        if not isinstance(guess_first, bool):
+            msg = f"Intent {self.key!r}: guess_first takes True or False, got {guess_first!r}"
+            raise TypeError(msg)
+
 
 @dataclass
 class _Attempt:
@@ -127,13 +155,22 @@ class _State:
 class ScriptedChatModel(BaseChatModel):
     """A deterministic tool-calling chat model that follows a plan of `Intent`s.
 
-    Each inner list of `stages` runs in one turn (one multi-execute call, or parallel direct calls);
-    later stages may use earlier results. `answer` writes the final reply from the results.
+    A real LangChain chat model: `bind_tools` takes any tools (it reads their JSON schemas as a
+    provider model does), and it runs inside `langchain.agents.create_agent`, LangGraph's
+    `ToolNode` graphs or a plain loop, sync and async. It needs no key and no network, and the
+    same conversation always gets the same reply, which makes agent tests repeatable.
+
+    Each inner list of `stages` runs in one turn (one multi-execute call, or parallel direct
+    calls); later stages may use earlier results. `answer` writes the final reply from the
+    results. The final message's `response_metadata["outcome"]` is `"done"`, or `"gave_up"`
+    when an intent found no tool or kept failing (its text says which and why).
 
     Example:
         ```python
+        from langchain_toolrouter.testing import Intent, ScriptedChatModel
+
         model = ScriptedChatModel(
-            stages=[[Intent("note", "save a note", {"key": "hello", "value": "world"})]],
+            stages=[[Intent("note", "create a note", {"title": "Hello", "content": "world"})]],
             answer="Saved.",
         )
         agent_model = model.bind_tools(session.get_tools())
@@ -141,9 +178,46 @@ class ScriptedChatModel(BaseChatModel):
     """
 
     stages: list[list[Intent]]
+    """The plan: a list of stages, each a list of `Intent`s (keys unique across the plan)."""
     answer: str | Callable[[Results], str] = "Done."
-    max_attempts: int = 3
-    """Calls per intent before the model gives up and says so."""
+    """The final reply, or a callable writing it from the results by intent key."""
+    max_attempts: int = Field(default=3, ge=1)
+    """Calls per intent before the model gives up and says so (at least 1)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check_plan(cls, data: Any) -> Any:
+        """Refuse a plan the model could not follow, naming the fix (pydantic's own errors for
+        `stages=[Intent(...)]` would not say that a stage is a list)."""
+        if not isinstance(data, Mapping) or "stages" not in data:
+            return data
+        stages = data["stages"]
+        if not isinstance(stages, list | tuple) or not all(
+            isinstance(stage, list | tuple) and all(isinstance(i, Intent) for i in stage)
+            for stage in stages
+        ):
+            msg = (
+                "ScriptedChatModel(stages=...) takes a list of stages, each a list of Intents "
+                "run in one turn, e.g. stages=[[Intent('note', 'create a note')]]; got "
+                f"{stages!r}"
+            )
+            raise TypeError(msg)
+        keys = [intent.key for stage in stages for intent in stage]
+        repeated = sorted({key for key in keys if keys.count(key) > 1})
+        if repeated:
+            msg = (
+                f"ScriptedChatModel: intent keys must be unique (results are read back by key); "
+                f"repeated: {', '.join(repeated)}"
+            )
+            raise ValueError(msg)
+        answer = data.get("answer", "Done.")
+        if not isinstance(answer, str) and not callable(answer):
+            msg = (
+                "ScriptedChatModel(answer=...) takes the final reply as a str, or a callable "
+                f"that writes it from the results by intent key; got {answer!r}"
+            )
+            raise TypeError(msg)
+        return data
 
     @property
     def _llm_type(self) -> str:

@@ -1,0 +1,8 @@
+"""``python -m langchain_toolrouter.demo``: the demo command (see `langchain_toolrouter.demo.cli`)."""
+
+import sys
+
+from langchain_toolrouter.demo.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main(prog="python -m langchain_toolrouter.demo"))

@@ -1,0 +1,82 @@
+"""The tools a session lists (`GET .../tools`, MCP `tools/list`), built once and reused.
+
+A tool's listing item depends on the catalog tool alone, so its JSON (and its encoding) is built
+once per app; the list of a session's tools depends on its config, so it is kept per session and
+config version (a PATCH makes a new version). A page of `GET .../tools` is then the encoded
+items of a slice joined together, however many tools the session has, instead of every item
+being built and encoded again for every page.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from langchain_toolrouter.emulator.policy import meta_tools, preloaded_tools
+from langchain_toolrouter.emulator.presenters import dump, meta_tool_item, tool_item
+from langchain_toolrouter.emulator.store import SessionRecord, Store
+
+if TYPE_CHECKING:
+    from langchain_toolrouter.emulator.catalog import Catalog
+
+__all__ = ["SessionTools", "ToolListings", "encode"]
+
+
+def encode(value: Any) -> bytes:
+    """JSON as the app's responses encode it (Starlette's `JSONResponse` settings)."""
+    return json.dumps(
+        value, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")
+    ).encode("utf-8")
+
+
+@dataclass(frozen=True)
+class SessionTools:
+    """A session's listed tools: the JSON items (shared: read them, never change them) and
+    their encodings, in listing order."""
+
+    items: list[dict[str, Any]]
+    encoded: list[bytes]
+
+
+class ToolListings:
+    """Listing items by tool slug, and each recent session's list of them (a bounded LRU)."""
+
+    def __init__(self, sessions_kept: int = 64) -> None:
+        self._items: dict[str, tuple[dict[str, Any], bytes]] = {}
+        self._sessions: OrderedDict[tuple[str, int], SessionTools] = OrderedDict()
+        self._sessions_kept = sessions_kept
+        self._lock = threading.Lock()
+
+    def _item(self, catalog: Catalog, slug: str) -> tuple[dict[str, Any], bytes]:
+        built = self._items.get(slug)
+        if built is None:
+            tool = catalog.tools.get(slug)
+            if tool is None:
+                item = dump(meta_tool_item(slug))
+            else:
+                item = tool_item(tool, catalog.toolkits[tool.toolkit])
+            built = self._items[slug] = (item, encode(item))
+        return built
+
+    def session(self, catalog: Catalog, store: Store, record: SessionRecord) -> SessionTools:
+        """The session's tools as `GET .../tools` lists them: meta tools, then preloaded app
+        tools."""
+        with store.lock:  # the config and its version of one moment
+            key = (record.id, record.config_version)
+            config = record.config
+        with self._lock:
+            cached = self._sessions.get(key)
+            if cached is not None:
+                self._sessions.move_to_end(key)
+                return cached
+        slugs = meta_tools(config) + [t.slug for t in preloaded_tools(config, catalog)]
+        with self._lock:
+            built = [self._item(catalog, slug) for slug in slugs]
+            tools = SessionTools([item for item, _ in built], [data for _, data in built])
+            self._sessions[key] = tools
+            while len(self._sessions) > self._sessions_kept:
+                self._sessions.popitem(last=False)
+        return tools
