@@ -1,7 +1,8 @@
-"""The three converters under comparison, behind one small interface.
+"""The converters under comparison, behind one small interface.
 
 Each adapter offers:
 
+- ``prepare(tools)``: untimed set-up per tool (the MCP ``Tool`` objects a client would have parsed);
 - ``convert(tool)``: the timed conversion (for the anchors, what builds their pydantic model);
 - ``bind(tool)``: the LangChain tool and ``convert_to_openai_tool(tool)``, the bind-ready
   schema any agent computes (ours also has ``load``: the tool and its ``tool_call_schema``);
@@ -22,7 +23,14 @@ from typing import Any
 
 from _corpus import Tool
 
-__all__ = ["BENCH_PACKAGES_ENV", "Converter", "Rejected", "available_converters"]
+__all__ = [
+    "BENCH_PACKAGES_ENV",
+    "CONVERTERS",
+    "Converter",
+    "Rejected",
+    "available_converters",
+    "make_converter",
+]
 
 BENCH_PACKAGES_ENV = "TOOLROUTER_BENCH_PACKAGES"
 INSTALL_HINT = "run `bash scripts/bench.sh` to install the comparison libraries"
@@ -53,6 +61,9 @@ class Converter:
 
     def clear(self) -> None:
         """Drop schema caches so the next conversion is a first build."""
+
+    def prepare(self, tools: list[Tool]) -> None:
+        """Untimed work a real client has done before converting ``tools``."""
 
     def convert(self, tool: Tool) -> Any:
         raise NotImplementedError
@@ -276,6 +287,80 @@ class JsonSchemaToPydantic(Converter):
             raise Rejected(f"{type(exc).__name__}: {exc}", crash=True) from None
 
 
+class McpAdapters(Converter):
+    """langchain-mcp-adapters: ``convert_mcp_tool_to_langchain_tool``, a ``StructuredTool`` whose
+    ``args_schema`` is the MCP tool's ``inputSchema`` dict as given. It validates nothing: every
+    call goes to the session's ``call_tool`` unchanged."""
+
+    key = "mcp"
+    label = "langchain-mcp-adapters"
+    convert_what = "convert_mcp_tool_to_langchain_tool(session, mcp_tool) + tool.tool_call_schema"
+    bind_what = "mcp.convert + convert_to_openai_tool(tool)"
+
+    def __init__(self) -> None:
+        from langchain_mcp_adapters.tools import convert_mcp_tool_to_langchain_tool
+        from mcp.types import Tool as McpTool
+
+        self._convert = convert_mcp_tool_to_langchain_tool
+        self._mcp_tool = McpTool
+        # The parsed ``tools/list`` entries a client holds before converting: made by
+        # ``prepare``, untimed, as our ``ours.load`` starts from a parsed schema dict too.
+        self._parsed: dict[int, Any] = {}
+        self._session = _RecordingMcpSession()
+        self._loop: Any = None
+
+    def prepare(self, tools: list[Tool]) -> None:
+        for tool in tools:
+            if id(tool) not in self._parsed:
+                self._parsed[id(tool)] = self._parse(tool)
+
+    def _parse(self, tool: Tool) -> Any:
+        return self._mcp_tool(name=tool.name, description=tool.description, inputSchema=tool.schema)
+
+    def convert(self, tool: Tool) -> Any:
+        parsed = self._parsed.get(id(tool)) or self._parse(tool)
+        built = self._convert(self._session, parsed)
+        built.tool_call_schema  # noqa: B018 - the model-facing schema, as ours.load reads it
+        return built
+
+    def bind(self, tool: Tool) -> Any:
+        built = self.convert(tool)
+        _openai_parameters(built)
+        return built
+
+    def model_facing(self, handle: Any) -> dict[str, Any]:
+        return _openai_parameters(handle)
+
+    def send(self, handle: Any, call: dict[str, Any]) -> Any:
+        import asyncio
+        import copy
+
+        if self._loop is None:
+            self._loop = asyncio.new_event_loop()
+        self._session.sent.clear()
+        try:
+            result = self._loop.run_until_complete(handle.ainvoke(copy.deepcopy(call)))
+        except Exception as exc:
+            raise Rejected(f"{type(exc).__name__}: {exc}", crash=True) from None
+        if not self._session.sent:
+            raise Rejected(str(result)[:300])
+        return self._session.sent[-1]
+
+
+class _RecordingMcpSession:
+    """Stands in for ``mcp.ClientSession``: construction never calls it; the quality section's
+    calls record what would be sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[Any] = []
+
+    async def call_tool(self, name: str, arguments: Any = None, *_args: Any, **_kwargs: Any) -> Any:
+        from mcp.types import CallToolResult, TextContent
+
+        self.sent.append(arguments)
+        return CallToolResult(content=[TextContent(type="text", text="{}")])
+
+
 def _echo_kwargs(**kwargs: Any) -> dict[str, Any]:
     return kwargs
 
@@ -286,19 +371,32 @@ def bench_packages_dir() -> Path:
     return Path(raw) if raw else Path(sys.prefix) / "toolrouter-bench-packages"
 
 
-def available_converters() -> tuple[list[Converter], dict[str, str]]:
-    """Every converter that imports, ours first; and, for the others, why not."""
+CONVERTERS: dict[str, type[Converter]] = {
+    "ours": Ours,
+    "composio": Composio,
+    "jstp": JsonSchemaToPydantic,
+    "mcp": McpAdapters,
+}
+
+
+def make_converter(key: str) -> Converter:
+    """The converter named ``key`` in :data:`CONVERTERS`, with scripts/bench.sh's composio folder
+    on ``sys.path``; ``ImportError`` when its library is not installed."""
     extra = bench_packages_dir()
     if extra.is_dir() and str(extra) not in sys.path:
         sys.path.insert(0, str(extra))
-    converters: list[Converter] = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return CONVERTERS[key]()
+
+
+def available_converters() -> tuple[list[Converter], dict[str, str]]:
+    """Every converter that imports, ours first; and, for the others, why not."""
+    converters: list[Converter] = [make_converter("ours")]
     missing: dict[str, str] = {}
-    converters.append(Ours())
-    for cls in (Composio, JsonSchemaToPydantic):
+    for key in ("composio", "jstp", "mcp"):
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                converters.append(cls())
+            converters.append(make_converter(key))
         except ImportError as exc:  # noqa: PERF203 - once per converter
-            missing[cls.label] = f"{exc} ({INSTALL_HINT})"
+            missing[CONVERTERS[key].label] = f"{exc} ({INSTALL_HINT})"
     return converters, missing

@@ -1,11 +1,12 @@
-"""Schema conversion benchmark: langchain-toolrouter vs composio-langchain vs json-schema-to-pydantic.
+"""Schema conversion benchmark: langchain-toolrouter against the converters people use today.
 
 Runs every tool schema of the shared corpus (``<repo>/../shared/schemas``, or ``--schemas DIR``,
-or $TOOLROUTER_SCHEMAS_DIR) through the three converters in one process and prints, side by
-side:
+or $TOOLROUTER_SCHEMAS_DIR) through ours, composio-langchain, json-schema-to-pydantic and
+langchain-mcp-adapters in one process and prints, side by side:
 
 - speed: first-build time per tool (caches cleared before every measurement), our cached time,
-  1,000 distinct tools loaded, and the issue's targets as PASS/FAIL;
+  1,000 distinct tools loaded by ours and by the others in interleaved lanes (``_lanes.py``;
+  ``--baseline DIR`` adds an older checkout in a worker process), and the targets as PASS/FAIL;
 - quality: valid calls accepted and sent exactly, invalid calls rejected, and the property
   names, required names and enum values the model-facing schema keeps.
 
@@ -20,6 +21,7 @@ it in CI so the harness cannot rot unnoticed): its times are not judged against 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import os
@@ -52,13 +54,24 @@ from _corpus import (
     load_corpus,
     replicate,
 )
+from _lanes import SideBySide, common_tools, per_round, quantile
 from _quality import FACT_KINDS, difference, facts, has_undeclared_keys
 
 # Targets from issue 6.
 LOAD_SPEEDUP = 10.0  # loading a tool vs composio-langchain's conversion, per tool
 FIRST_CALL_SPEEDUP = 1.0  # first call (validator included) vs composio's conversion alone
 CACHED_US = 10.0  # a cached build
-THOUSAND_MS = 50.0  # 1,000 distinct tools loaded
+# 1,000 distinct tools loaded, as ratios to the same 1,000 tools converted by the others in the
+# same run (medians of per-round ratios of each worker's CPU time: wall times move 2x with the
+# shared machine's speed, and with other processes taking turns on its two cores). They keep
+# "1,000 tools in under 50 ms": the code that met it (commit 61592bc; 42.9 ms, the median of its
+# last five quiet runs) measured 85.6x and 1.64x this way, and 50 ms allows 50 / 42.9 = 1.17
+# times its time: 73x and 1.91x, rounded to 70x and 1.9x (docs/benchmarks.md, "Ratios instead of an
+# absolute time").
+THOUSAND_VS_COMPOSIO = 70.0  # composio-langchain's conversion / ours.load: at least
+THOUSAND_VS_MCP = 1.9  # ours.load / langchain-mcp-adapters' conversion: at most
+# The contenders of the 1,000-tool comparison (converter keys).
+SIDE_BY_SIDE = ("ours", "composio", "mcp")
 
 
 @dataclass(frozen=True)
@@ -100,6 +113,8 @@ _MEASURE_ORDER = [
     "composio.bind",
     "jstp.convert",
     "jstp.bind",
+    "mcp.convert",
+    "mcp.bind",
 ]
 
 # -- timing -----------------------------------------------------------------------------------
@@ -121,23 +136,12 @@ def _time_ns(fn: Callable[[], Any]) -> int:
     return time.perf_counter_ns() - start
 
 
-def _pct(values: list[float], q: float) -> float:
-    """The q-quantile (0..1) by linear interpolation."""
-    ordered = sorted(values)
-    if not ordered:
-        return float("nan")
-    pos = (len(ordered) - 1) * q
-    low = int(pos)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
-
-
 def _summary_us(per_tool_ns: dict[str, float]) -> dict[str, float]:
     values = [v / 1000 for v in per_tool_ns.values()]
     return {
         "tools": len(values),
-        "median_us": _pct(values, 0.5),
-        "p95_us": _pct(values, 0.95),
+        "median_us": quantile(values, 0.5),
+        "p95_us": quantile(values, 0.95),
         "total_ms": sum(values) / 1000,
     }
 
@@ -179,11 +183,15 @@ def run_speed(
     converters: list[Converter],
     calls: dict[str, Calls],
     settings: Settings,
+    baseline: Path | None = None,
 ) -> dict[str, Any]:
-    """First builds, cached builds and 1,000 tools (``settings.thousand_tools``); returns the
+    """First builds, cached builds and 1,000 tools (``settings.thousand_tools``), ours alone and
+    side by side with the others (and with the ``baseline`` checkout, if given); returns the
     figures (also printed)."""
     ours = converters[0]
     assert isinstance(ours, Ours)
+    for conv in converters:
+        conv.prepare(tools)
     ids = [_tool_id(i, t) for i, t in enumerate(tools)]
     first_call_args = {tid: (calls[tid].valid[0] if calls[tid].valid else {}) for tid in ids}
     plan: list[tuple[str, Converter, Callable[[Tool, str], Callable[[], Any]]]] = [
@@ -234,10 +242,17 @@ def run_speed(
                     thousand_ms[what].append((time.perf_counter_ns() - start) / 1e6)
         ours.clear()
 
+    # The same 1,000 distinct tools loaded by each contender, from the corpus tools they all
+    # build and bind, one round of lanes after each per-tool repetition.
+    contenders = [c for c in converters if c.key in SIDE_BY_SIDE]
+    sources, left_out = common_tools(tools, contenders)
+    head = Path(__file__).resolve().parents[1]
+    keys = [c.key for c in contenders]
+    side = SideBySide(sources, settings.thousand_tools, keys, head, baseline)
     measures = Measures()
     rng = random.Random(0)
     order = list(range(len(tools)))
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), contextlib.closing(side):
         warnings.simplefilter("ignore")
         for rep in range(settings.warmup + settings.reps):
             rng.shuffle(order)
@@ -255,6 +270,7 @@ def run_speed(
                 # shared machine's slow spells last seconds to minutes, and rounds taken back
                 # to back (~1 s in all) would all fall in one of them, or all miss them.
                 thousand_round()
+                side.round()
 
     # Cached: the repeated json_schema_to_model call (same schema object), and the same schema
     # arriving as an equal copy (as from another session).
@@ -305,10 +321,48 @@ def run_speed(
         "thousand_tools_runs_ms": thousand_ms,
         "per_tool_medians_us": {m: {t: v / 1000 for t, v in d.items()} for m, d in medians.items()},
     }
+    result["side_by_side"] = _side_by_side(side, sources, left_out)
     result["ratios"] = _ratios(medians)
     # Best-of-N per tool: less sensitive to other processes on a shared machine.
     result["ratios_best_of"] = _ratios({m: measures.minima(m) for m in measure_names})
     return result
+
+
+def _side_by_side(
+    side: SideBySide, sources: list[Tool], left_out: dict[str, str]
+) -> dict[str, Any]:
+    """The 1,000-tool lanes' times and their per-round ratios."""
+    runs, cpu_runs = side.runs, side.cpu_runs
+    ratios: dict[str, Any] = {}
+    # (key, numerator lane, denominator lane): anchors over ours read as "x faster", ours over
+    # langchain-mcp-adapters as "x its time" (it converts nothing, so ours takes longer).
+    pairs = [
+        ("load_vs_composio", "composio.convert", "ours.load"),
+        ("bind_vs_composio", "composio.bind", "ours.bind"),
+        ("load_vs_mcp", "ours.load", "mcp.convert"),
+        ("bind_vs_mcp", "ours.bind", "mcp.bind"),
+        ("load_vs_baseline", "ours.load", "baseline.load"),
+        ("bind_vs_baseline", "ours.bind", "baseline.bind"),
+        ("baseline_load_vs_composio", "composio.convert", "baseline.load"),
+        ("baseline_load_vs_mcp", "baseline.load", "mcp.convert"),
+        ("baseline_bind_vs_mcp", "baseline.bind", "mcp.bind"),
+    ]
+    for key, numerator, denominator in pairs:
+        if numerator in runs and denominator in runs:
+            ratios[key] = {
+                "of": f"{numerator} / {denominator}",
+                **per_round(runs[numerator], runs[denominator]),
+                "cpu": per_round(cpu_runs[numerator], cpu_runs[denominator]),
+            }
+    return {
+        "tools": side.tools,
+        "corpus_tools": len(sources),
+        "left_out": left_out,
+        "lanes": side.lane_stats(),
+        "ratios": ratios,
+        "load_avg_1m": side.load_avg,
+        "checkouts": side.checkouts,
+    }
 
 
 def _ratio_stats(
@@ -320,8 +374,8 @@ def _ratio_stats(
     worst = sorted(ratios.items(), key=lambda kv: kv[1])[:5]
     return {
         "tools": len(values),
-        "median": _pct(values, 0.5),
-        "p5": _pct(values, 0.05),
+        "median": quantile(values, 0.5),
+        "p5": quantile(values, 0.05),
         "min": min(values) if values else float("nan"),
         "tools_meeting_goal": sum(v >= goal for v in values),
         "total_ratio": (
@@ -551,6 +605,8 @@ def _machine() -> dict[str, Any]:
         "composio",
         "composio-langchain",
         "json-schema-to-pydantic",
+        "langchain-mcp-adapters",
+        "mcp",
         "hypothesis",
         "hypothesis-jsonschema",
         "jsonschema",
@@ -581,6 +637,69 @@ def _verdict(ok: bool | None) -> str:
     if ok is None:
         return "not judged (smoke run)"
     return "PASS" if ok else "FAIL"
+
+
+# The 1,000-tool targets: (ratio key, goal, text); load_vs_composio is "at least", load_vs_mcp
+# "at most".
+_THOUSAND_TARGETS = (
+    (
+        "load_vs_composio",
+        THOUSAND_VS_COMPOSIO,
+        "{count:,} tools loaded >= {goal:g}x faster than by composio-langchain's conversion",
+    ),
+    (
+        "load_vs_mcp",
+        THOUSAND_VS_MCP,
+        "{count:,} tools loaded in <= {goal:g}x the time of langchain-mcp-adapters' conversion",
+    ),
+)
+_ANCHOR = {"load_vs_composio": "composio-langchain", "load_vs_mcp": "langchain-mcp-adapters"}
+_THOUSAND_INFO = (
+    ("bind_vs_composio", "with convert_to_openai_tool, composio-langchain's time over ours"),
+    ("bind_vs_mcp", "with convert_to_openai_tool, ours over langchain-mcp-adapters' time"),
+    ("load_vs_baseline", "this checkout's load over the baseline checkout's"),
+    ("bind_vs_baseline", "this checkout's bind over the baseline checkout's"),
+    ("baseline_load_vs_composio", "baseline: composio-langchain's time over its load"),
+    ("baseline_load_vs_mcp", "baseline: its load over langchain-mcp-adapters' time"),
+    ("baseline_bind_vs_mcp", "baseline: its bind over langchain-mcp-adapters' time"),
+)
+
+
+def _per_round_text(r: dict[str, Any]) -> str:
+    """The per-round ratio by CPU time (what is judged) and by wall time: medians, p10, p90."""
+    cpu = r["cpu"]
+    digits = 1 if cpu["median"] >= 10 else 2
+    return (
+        f"CPU time: median {cpu['median']:.{digits}f}x of {r['rounds']} rounds (p10 "
+        f"{cpu['p10']:.{digits}f}x, p90 {cpu['p90']:.{digits}f}x); wall time: median "
+        f"{r['median']:.{digits}f}x (p10 {r['p10']:.{digits}f}x, p90 {r['p90']:.{digits}f}x)"
+    )
+
+
+def _load_range(values: list[float]) -> str:
+    return f"{min(values):.1f}-{max(values):.1f}" if values else "n/a"
+
+
+def _print_side_by_side(sbs: dict[str, Any]) -> None:
+    print(
+        f"\n== {sbs['tools']:,} distinct tools side by side ({sbs['corpus_tools']} corpus tools "
+        f"every contender builds and binds, replicated; one worker process per contender, lanes "
+        f"interleaved, one round after each repetition; 1-minute load average "
+        f"{_load_range(sbs['load_avg_1m'])} over the rounds)"
+    )
+    print(f"   {'lane':24s} {'median':>10s} {'p90':>10s} {'fastest':>10s} {'CPU median':>11s}")
+    for lane, row in sbs["lanes"].items():
+        print(
+            f"   {lane:24s} {row['median_ms']:8.1f}ms {row['p90_ms']:8.1f}ms "
+            f"{row['fastest_ms']:8.1f}ms {row['cpu_median_ms']:9.1f}ms"
+        )
+    for tag, checkout in sbs["checkouts"].items():
+        print(f"   {tag}: {checkout['commit']} ({checkout['package']})")
+    if sbs["left_out"]:
+        print(
+            "   left out (a contender cannot build or bind them): "
+            + ", ".join(f"{name} ({why})" for name, why in sbs["left_out"].items())
+        )
 
 
 def print_report(
@@ -629,8 +748,9 @@ def print_report(
     print(
         f"   {count:,} distinct tools: load {thousand['load']:.1f} ms, bind {thousand['bind']:.1f} ms, "
         f"convert {thousand['convert']:.1f} ms; load with no object shared between tools "
-        f"{thousand['unshared']:.1f} ms"
+        f"{thousand['unshared']:.1f} ms (whole corpus, ours alone; medians)"
     )
+    _print_side_by_side(speed["side_by_side"])
 
     verdicts: dict[str, bool | None] = {}
 
@@ -686,16 +806,23 @@ def print_report(
         f"{cached:.2f} us (equal copy from another session: p95 "
         f"{speed['cached_equal_copy']['p95_us']:.1f} us)"
     )
-    verdicts["thousand"] = judged(thousand["load"] < THOUSAND_MS)
-    # A shared machine's slow spells lengthen some repetitions: the median decides, the spread
-    # is shown so a reader can tell noise from code.
-    loads = speed["thousand_tools_runs_ms"]["load"]
-    print(
-        f"   {_verdict(verdicts['thousand'])} {count:,} tools loaded < {THOUSAND_MS:g} ms: "
-        f"{thousand['load']:.1f} ms (median of {len(loads)}, fastest {min(loads):.1f} ms, slowest "
-        f"{max(loads):.1f} ms; with LangChain's convert_to_openai_tool as at bind_tools: "
-        f"{thousand['bind']:.1f} ms)"
-    )
+    sbs = speed["side_by_side"]
+    for key, goal, text in _THOUSAND_TARGETS:
+        r = sbs["ratios"].get(key)
+        if r is None:
+            print(f"   ---- {text.format(count=sbs['tools'], goal=goal)}: needs {_ANCHOR[key]}")
+            continue
+        cpu = r["cpu"]["median"]
+        ok = judged(cpu >= goal if key == "load_vs_composio" else cpu <= goal)
+        verdicts[f"thousand_{key}"] = ok
+        print(
+            f"   {_verdict(ok)} {text.format(count=sbs['tools'], goal=goal)}: {_per_round_text(r)}"
+        )
+    for key, text in _THOUSAND_INFO:
+        if key in sbs["ratios"]:
+            print(
+                f"   info: {text} ({sbs['ratios'][key]['of']}): {_per_round_text(sbs['ratios'][key])}"
+            )
 
     print(
         f"\n== quality ({corpus['with_calls']} tools with generated calls; "
@@ -781,7 +908,6 @@ def markdown_tables(doc: dict[str, Any]) -> str:
             f"{_fmt_us(row['p95_us'])} | | |"
         )
     thousand = speed["thousand_tools_ms"]
-    loads = speed["thousand_tools_runs_ms"]["load"]
     count = speed["thousand_tools_count"]
     lines += [
         "",
@@ -829,11 +955,38 @@ def markdown_tables(doc: dict[str, Any]) -> str:
         f"(equal copy: p95 {speed['cached_equal_copy']['p95_us']:.1f} us) | "
         f"{_verdict(targets['cached'])} |"
     )
-    lines.append(
-        f"| {count:,} tools loaded < 50 ms | median {thousand['load']:.1f} ms of {len(loads)} "
-        f"(fastest {min(loads):.1f}, slowest {max(loads):.1f}; {thousand['bind']:.1f} ms with "
-        f"convert_to_openai_tool) | {_verdict(targets['thousand'])} |"
-    )
+    sbs = speed["side_by_side"]
+    for key, goal, text in _THOUSAND_TARGETS:
+        r = sbs["ratios"].get(key)
+        measured = _per_round_text(r) if r else f"needs {_ANCHOR[key]}"
+        verdict = _verdict(targets[f"thousand_{key}"]) if r else "-"
+        lines.append(f"| {text.format(count=sbs['tools'], goal=goal)} | {measured} | {verdict} |")
+    for key, text in _THOUSAND_INFO:
+        if key in sbs["ratios"]:
+            r = sbs["ratios"][key]
+            lines.append(f"| ... {text} (`{r['of']}`) | {_per_round_text(r)} | info |")
+    lines += [
+        "",
+        f"{sbs['tools']:,} distinct tools side by side ({sbs['corpus_tools']} corpus tools every "
+        "contender builds and binds, replicated; one worker process per contender, lanes "
+        "interleaved; 1-minute load average "
+        f"{_load_range(sbs['load_avg_1m'])} over the rounds):",
+        "",
+        "| lane | median | p90 | fastest | CPU time, median |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    for lane, row in sbs["lanes"].items():
+        lines.append(
+            f"| `{lane}` | {row['median_ms']:.1f} ms | {row['p90_ms']:.1f} ms | "
+            f"{row['fastest_ms']:.1f} ms | {row['cpu_median_ms']:.1f} ms |"
+        )
+    if sbs["checkouts"]:
+        lines += [
+            "",
+            "Checkouts: "
+            + ", ".join(f"`{tag}.*` {c['commit']}" for tag, c in sbs["checkouts"].items())
+            + ".",
+        ]
     corpus = doc["corpus"]
     lines += [
         "",
@@ -935,6 +1088,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--markdown", metavar="PATH", help="also write the result tables for docs/benchmarks.md"
     )
+    parser.add_argument(
+        "--baseline",
+        metavar="DIR",
+        type=Path,
+        help="another checkout of langchain-toolrouter (e.g. an older commit's worktree): its "
+        "1,000-tool load and bind run in a worker process beside this checkout's, in the same "
+        "rounds",
+    )
     args = parser.parse_args(argv)
     mode = "smoke" if args.smoke else "quick" if args.quick else "full"
     settings = {"smoke": SMOKE, "quick": QUICK, "full": FULL}[mode]
@@ -969,7 +1130,9 @@ def main(argv: list[str] | None = None) -> int:
             for i, t in enumerate(tools)
         }
     print(f"  done in {time.perf_counter() - started:.0f}s; timing...", flush=True)
-    speed = run_speed(tools, converters, calls, settings)
+    if args.baseline is not None and not (args.baseline / "langchain_toolrouter").is_dir():
+        parser.error(f"--baseline {args.baseline}: no langchain_toolrouter package in it")
+    speed = run_speed(tools, converters, calls, settings, args.baseline)
     print(f"  done in {time.perf_counter() - started:.0f}s; quality...", flush=True)
     quality = run_quality(tools, converters, calls)
     stress = run_name_stress(converters)

@@ -26,6 +26,7 @@ TARGET="${TOOLROUTER_BENCH_PACKAGES:-$("$PY" -c 'import sys; print(sys.prefix)')
 printf '==> comparison libraries into the environment (%s)\n' "$("$PY" -c 'import sys; print(sys.prefix)')"
 "$PY" -m pip install -qq --disable-pip-version-check \
   "json-schema-to-pydantic>=0.4.11,<1" \
+  "langchain-mcp-adapters>=0.3.2,<0.4" \
   "hypothesis>=6.100,<=6.170.9" "hypothesis-jsonschema==0.23.1" "jsonschema>=4.20" \
   "langchain-core>=1.0,<2" "requests>=2.26"
 

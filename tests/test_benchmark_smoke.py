@@ -2,10 +2,10 @@
 
 CI never runs the real benchmark (minutes, and it needs the comparison libraries), so this runs
 the few-second smoke mode in a subprocess with the test environment's interpreter: every code
-path (timing, cached builds, the 1,000-tools section shrunk, quality scoring, name stress, the
-report, ``--json`` and ``--markdown``) with whatever comparison converters are importable (none
-in CI). An audit hook in the subprocess refuses any network access and fails the run if
-anything tried.
+path (timing, cached builds, the 1,000-tools sections shrunk, in worker processes and with a
+baseline checkout (this repository again), quality scoring, name stress, the report, ``--json``
+and ``--markdown``) with whatever comparison converters are importable (none in CI).
+An audit hook in the subprocess refuses any network access and fails the run if anything tried.
 """
 
 from __future__ import annotations
@@ -20,12 +20,13 @@ from typing import Any
 
 from tests._no_network import runner
 
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_schema.py"
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "benchmarks" / "bench_schema.py"
 
 
 def _run_smoke(tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], float]:
     out_json, out_md = tmp_path / "bench.json", tmp_path / "bench.md"
-    args = ["--smoke", "--json", str(out_json), "--markdown", str(out_md)]
+    args = ["--smoke", "--json", str(out_json), "--markdown", str(out_md), "--baseline", str(ROOT)]
     started = time.perf_counter()
     proc = subprocess.run(
         [sys.executable, "-c", runner(), str(BENCH), *args],
@@ -66,6 +67,17 @@ def test_benchmark_smoke_run(tmp_path: Path) -> None:
     for what in ("load", "bind", "convert"):
         assert speed["thousand_tools_ms"][what] > 0, speed["thousand_tools_ms"]
 
+    side = speed["side_by_side"]
+    assert side["tools"] == 50
+    assert side["corpus_tools"] + len(side["left_out"]) == 6, side["left_out"]
+    for lane in ("ours.load", "ours.bind", "baseline.load", "baseline.bind"):
+        assert len(side["lanes"][lane]["runs_ms"]) == 1, (lane, side["lanes"][lane])
+        assert side["lanes"][lane]["median_ms"] > 0, (lane, side["lanes"][lane])
+    assert side["ratios"]["load_vs_baseline"]["rounds"] == 1
+    for tag in ("ours", "baseline"):
+        assert side["checkouts"][tag]["package"] == str(ROOT / "langchain_toolrouter")
+    assert len(side["load_avg_1m"]) == 1
+
     ours = doc["quality"]["ours"]
     assert ours["built"] == 6, ours["build_failures"]
     assert ours["valid_calls"] > 0
@@ -78,3 +90,4 @@ def test_benchmark_smoke_run(tmp_path: Path) -> None:
     assert "| `ours.load` |" in markdown
     assert "not judged (smoke run)" in markdown
     assert "50 distinct tools" in markdown
+    assert "| `baseline.load` |" in markdown
