@@ -39,6 +39,7 @@ OpenAI's format, which `convert_to_openai_tool` passes through unchanged:
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 from collections.abc import Awaitable, Callable, Mapping
@@ -306,7 +307,10 @@ class ToolRouterTool(BaseTool):
     ) -> ToolRouterTool:
         """What `cls(...)` builds from these, without pydantic's validation (most of the cost
         of a tool), for values that are already what validation would keep: sessions and
-        `from_schema` give exact `str`s, dicts with `str` keys and a positive `int`.
+        `from_schema` give exact `str`s, dicts with `str` keys and a positive `int`. The tool
+        is a `model_copy` of a prototype made once with `model_construct`: every other field
+        keeps its default, which is immutable (`None`, a bool, a str), so copies share nothing
+        they could change.
 
         Raises:
             SchemaConversionError: the schema is not an object schema.
@@ -314,17 +318,19 @@ class ToolRouterTool(BaseTool):
         conversion = json_schema_to_model(
             input_json_schema, name=slug or name, options=schema_options
         )
-        tool = cls.model_construct(
-            name=name,
-            slug=slug,
-            description=description,
-            args_schema=conversion.llm_schema,
-            input_json_schema=dict(input_json_schema),
-            executor=executor,
-            metadata=None if metadata is None else dict(metadata),
-            schema_options=schema_options,
-            max_content_chars=max_content_chars,
-            handle_tool_error=handle_tool_error,
+        tool: ToolRouterTool = _prototype(cls).model_copy(
+            update={
+                "name": name,
+                "slug": slug,
+                "description": description,
+                "args_schema": conversion.llm_schema,
+                "input_json_schema": dict(input_json_schema),
+                "executor": executor,
+                "metadata": None if metadata is None else dict(metadata),
+                "schema_options": schema_options,
+                "max_content_chars": max_content_chars,
+                "handle_tool_error": handle_tool_error,
+            }
         )
         tool._conversion = conversion
         return tool
@@ -558,6 +564,24 @@ class ToolRouterTool(BaseTool):
         from langchain_toolrouter._display import tools_html
 
         return tools_html([self])
+
+
+@functools.cache
+def _prototype(cls: type[ToolRouterTool]) -> ToolRouterTool:
+    """A tool of `cls` with every field `_construct` sets, never used itself (its private
+    state, such as LangChain's schema memo, stays empty for the copies)."""
+    return cls.model_construct(
+        name="",
+        slug="",
+        description="",
+        args_schema={},
+        input_json_schema={},
+        executor=None,
+        metadata=None,
+        schema_options=None,
+        max_content_chars=DEFAULT_MAX_CONTENT_CHARS,
+        handle_tool_error=True,
+    )
 
 
 def _plain(arguments: Mapping[str, Any]) -> bool:
