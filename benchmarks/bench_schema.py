@@ -57,7 +57,7 @@ from _corpus import (
 from _lanes import SideBySide, common_tools, per_round, quantile
 from _quality import FACT_KINDS, difference, facts, has_undeclared_keys
 
-# Targets from issue 6.
+# The speed targets (docs/benchmarks.md says where each comes from).
 LOAD_SPEEDUP = 10.0  # loading a tool vs composio-langchain's conversion, per tool
 FIRST_CALL_SPEEDUP = 1.0  # first call (validator included) vs composio's conversion alone
 CACHED_US = 10.0  # a cached build
@@ -757,7 +757,7 @@ def print_report(
     def judged(ok: bool) -> bool | None:
         return ok if judge else None
 
-    print("\n== targets (issue 6)")
+    print("\n== targets")
     ratios = speed["ratios"]
     if ratios:
         for key, goal, text in (
@@ -916,7 +916,7 @@ def markdown_tables(doc: dict[str, Any]) -> str:
         f" + llm_schema) in {thousand['convert']:.1f} ms; loaded with no object shared between "
         f"tools (each schema a separate JSON parse) in {thousand['unshared']:.1f} ms (medians).",
         "",
-        "| target (issue 6) | measured | verdict |",
+        "| target | measured | verdict |",
         "| --- | --- | --- |",
     ]
     ratios = speed["ratios"]

@@ -1,7 +1,7 @@
 """Session config: from a create/PATCH request to the stored (response-spelled) config, checked.
 
-Requests say `enable`/`disable`; the stored and returned config says `enabled`/`disabled` (wire
-reference section 3.1). The response models accept both spellings, so the request's blocks are
+Requests say `enable`/`disable`; the stored and returned config says `enabled`/`disabled` (as the
+service answers). The response models accept both spellings, so the request's blocks are
 validated straight into `SessionConfig`. Blocks the service always returns (`execute`, `preload`,
 `search`, `manage_connections`) get their defaults. Every unknown toolkit, tool, tag or account
 is reported in one 400; so are unknown top-level fields, and `user_id` on PATCH (a session keeps
@@ -96,8 +96,8 @@ def _to_config(data: dict[str, Any]) -> SessionConfig:
         ) from exc
 
 
-#: Top-level fields the reference lists for newer services without a shape our models type
-#: (section 4.1: "[S-new] ... `require_approval` lists"): accepted and kept as given.
+#: Top-level fields newer services take without a shape our models type (the official SDK's
+#: newer releases send `require_approval` lists): accepted and kept as given.
 _DOCUMENTED_EXTRAS = frozenset({"require_approval"})
 
 
