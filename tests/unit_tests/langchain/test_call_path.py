@@ -50,11 +50,17 @@ def ours(frame: FrameType | None) -> list[str]:
     while frame is not None:
         module = frame.f_globals.get("__name__", "")
         if module.startswith(OURS) and not module.startswith(f"{OURS}.emulator"):
-            names.append(
-                frame.f_code.co_qualname if sys.version_info >= (3, 11) else frame.f_code.co_name
-            )
+            names.append(_qualified(frame))
         frame = frame.f_back
     return names[::-1]
+
+
+def _qualified(frame: FrameType) -> str:
+    code = frame.f_code
+    if sys.version_info >= (3, 11):
+        return code.co_qualname
+    owner = frame.f_locals.get("self")  # 3.10 has no co_qualname: the method's own class
+    return f"{type(owner).__name__}.{code.co_name}" if owner is not None else code.co_name
 
 
 def service(stacks: list[list[str]]) -> httpx.MockTransport:
