@@ -42,6 +42,7 @@ PY
     --ignore tests/integration_tests/test_agent_connections.py \
     --ignore tests/integration_tests/test_per_user_tools.py \
     --ignore tests/integration_tests/test_contract_composio_client.py \
+    --ignore tests/unit_tests/wire/test_contract_official_types.py \
     --ignore tests/integration_tests/test_docs_examples.py \
     --ignore tests/integration_tests/test_mcp_adapters.py \
     --ignore tests/integration_tests/test_testing_plugin.py \
