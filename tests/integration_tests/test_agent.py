@@ -20,6 +20,7 @@ from langgraph.prebuilt import create_react_agent
 from langchain_toolrouter.custom_tools import custom_tool
 from langchain_toolrouter.emulator import EmulatorServer
 from langchain_toolrouter.session import ToolRouter, ToolRouterSession
+from tests.chat_models import Script, ScriptedChatModel, call
 from tests.unit_tests.langchain.loopback import (  # noqa: F401 - fixtures
     arouter,
     ops,
@@ -27,7 +28,6 @@ from tests.unit_tests.langchain.loopback import (  # noqa: F401 - fixtures
     server,
     user,
 )
-from tests.unit_tests.langchain.scripted_model import Script, ScriptedChatModel, call
 
 stamped: list[str] = []
 

@@ -28,13 +28,8 @@ from langchain_toolrouter import ToolRouter
 from langchain_toolrouter.emulator import EmulatorServer
 from langchain_toolrouter.errors import ConfigurationError
 from langchain_toolrouter.types import ConnectionRequest
-from tests.integration_tests.agents import (
-    Reactive,
-    calls,
-    executes,
-    requests_by_text,
-    tool_messages,
-)
+from tests.chat_models import Reactive, calls, requests_by_text
+from tests.integration_tests.agents import executes, tool_messages
 from tests.unit_tests.langchain.loopback import make_router, server  # noqa: F401 - fixture
 
 REPO = "GITHUB_CREATE_A_REPOSITORY_FOR_THE_AUTHENTICATED_USER"

@@ -12,8 +12,8 @@ from langchain_core.runnables import RunnableLambda
 from langchain_toolrouter.custom_tools import custom_tool
 from langchain_toolrouter.session import ToolRouter
 from langchain_toolrouter.toolkit import ToolRouterToolkit
+from tests.chat_models import Script, ScriptedChatModel, call
 from tests.unit_tests.langchain.loopback import arouter, router, server, user  # noqa: F401
-from tests.unit_tests.langchain.scripted_model import Script, ScriptedChatModel, call
 
 
 @custom_tool

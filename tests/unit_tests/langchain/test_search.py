@@ -11,7 +11,7 @@ from langchain_toolrouter.search import ToolRetriever, ToolSearch, parse_query
 from langchain_toolrouter.toolkit import ToolRouterToolkit
 from langchain_toolrouter.tools import ToolRouterTool
 from langchain_toolrouter.types import ToolList, ToolSearchResult
-from tests.unit_tests.langchain.scripted_model import Script, ScriptedChatModel
+from tests.chat_models import Script, ScriptedChatModel
 
 SCHEMA = {"type": "object", "properties": {"q": {"type": "string"}}}
 
