@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+import weakref
 from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, field
 
@@ -25,12 +26,24 @@ from langchain_toolrouter.client import AsyncToolRouterClient
 __all__ = ["LoopClients"]
 
 
-async def _close_at_shutdown(client: AsyncToolRouterClient) -> AsyncGenerator[None, None]:
-    """Suspended until its loop's `shutdown_asyncgens()` (or `aclose()`), then closes `client`."""
+_OPEN: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, set[_Entry]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Every loop's clients until they are closed: the loop holds its async generators only weakly,
+and a keeper collected with its router before the loop shuts down would close nothing."""
+_OPEN_LOCK = threading.Lock()
+
+
+async def _close_at_shutdown(entry: _Entry) -> AsyncGenerator[None, None]:
+    """Suspended until its loop's `shutdown_asyncgens()` (or `aclose()`), then closes the
+    entry's client."""
     try:
         yield
     finally:
-        await client.aclose()
+        await entry.client.aclose()
+        if entry.loop is not None:
+            with _OPEN_LOCK:
+                _OPEN.get(entry.loop, set()).discard(entry)
 
 
 async def _start(keeper: AsyncGenerator[None, None]) -> None:
@@ -39,7 +52,7 @@ async def _start(keeper: AsyncGenerator[None, None]) -> None:
         await keeper.asend(None)
 
 
-@dataclass
+@dataclass(eq=False)
 class _Entry:
     client: AsyncToolRouterClient
     loop: asyncio.AbstractEventLoop | None
@@ -80,7 +93,9 @@ class LoopClients:
             if entry is None:
                 entry = self._entries[loop] = _Entry(self._factory(), loop)
                 if loop is not None:
-                    entry.keeper = _close_at_shutdown(entry.client)
+                    with _OPEN_LOCK:
+                        _OPEN.setdefault(loop, set()).add(entry)
+                    entry.keeper = _close_at_shutdown(entry)
                     task = loop.create_task(_start(entry.keeper))
                     entry.tasks.add(task)
                     task.add_done_callback(entry.tasks.discard)
@@ -112,13 +127,22 @@ class LoopClients:
                 await entry.aclose()
 
 
+async def _close_soon(entry: _Entry) -> None:
+    # `close()` returning just before `asyncio.run`'s coroutine ends is common: the loop then
+    # cancels this task. Cancelled at this first checkpoint, the client is still open and its
+    # keeper closes it at `shutdown_asyncgens()`; cancelled halfway through `aclose()`, httpx
+    # would count it closed with its connections still open.
+    await asyncio.sleep(0)
+    await entry.aclose()
+
+
 def _schedule_close(entries: list[_Entry], current: asyncio.AbstractEventLoop | None) -> None:
     for entry in entries:
         loop = entry.loop
         if loop is None or loop.is_closed() or not loop.is_running():
             continue
         if loop is current:
-            task = loop.create_task(entry.aclose())
+            task = loop.create_task(_close_soon(entry))
             entry.tasks.add(task)
             task.add_done_callback(entry.tasks.discard)
         else:

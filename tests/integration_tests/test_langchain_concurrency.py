@@ -8,6 +8,7 @@ import asyncio
 import gc
 import threading
 import time
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -197,6 +198,29 @@ def test_one_session_across_several_event_loops(router: ToolRouter, user: str) -
     assert len({id(c) for c in clients}) == 3
     assert all(client.is_closed for client in clients)
     gc.collect()  # anything left unclosed would warn here, under this suite's warning filters
+
+
+@pytest.mark.parametrize("drop_router", [False, True])
+def test_close_as_the_last_step_of_asyncio_run_leaves_nothing_open(
+    server: EmulatorServer, user: str, drop_router: bool
+) -> None:
+    """`router.close()` (not `aclose`) right before the coroutine of `asyncio.run` returns: the
+    loop cancels the close it scheduled, and the client must still be closed by shutdown (no
+    ResourceWarning, which this suite turns into an error), also when nothing holds the router."""
+
+    async def main() -> None:
+        router = ToolRouter(api_key=server.api_key, base_url=server.base_url)
+        await router.acreate_session(user, toolkits=["notes"])
+        router.close()
+        if drop_router:
+            del router
+            gc.collect()
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        asyncio.run(main())
+        gc.collect()
+    assert [w for w in caught if issubclass(w.category, ResourceWarning)] == []
 
 
 def issue_args(user: str) -> dict[str, Any]:
