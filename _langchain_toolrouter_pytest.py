@@ -10,6 +10,7 @@ when a test asks for it.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["toolrouter", "toolrouter_emulator", "toolrouter_env"]
 
 MARKER = "toolrouter_emulator"
+_MARKER_READ = pytest.StashKey[bool]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -31,6 +33,26 @@ def pytest_configure(config: pytest.Config) -> None:
         f"{MARKER}(**options): options for the EmulatorServer of the toolrouter_emulator "
         "fixture, e.g. faults=[FaultRule(operation='search', status=503, times=1)]",
     )
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_call(item: pytest.Item) -> None:
+    """Say so when a test's marker was not read: its `toolrouter_emulator` fixture is an
+    override (e.g. with a wider scope in a conftest.py), which does not see the test's marker."""
+    if (
+        item.get_closest_marker(MARKER) is not None
+        and MARKER in getattr(item, "fixturenames", ())
+        and not item.stash.get(_MARKER_READ, False)
+    ):
+        warnings.warn(
+            pytest.PytestWarning(
+                f"@pytest.mark.{MARKER}(...) on {item.nodeid} had no effect: the "
+                f"{MARKER} fixture it reached is not the plugin's per-test one (an override, "
+                "e.g. with a wider scope in a conftest.py). Pass the options to EmulatorServer "
+                "in the override, or change the running server in the test (its .faults)."
+            ),
+            stacklevel=1,
+        )
 
 
 @pytest.fixture
@@ -56,6 +78,7 @@ def toolrouter_emulator(request: pytest.FixtureRequest) -> Iterator[EmulatorServ
             pytrace=False,
         )
     options = dict(marker.kwargs) if marker is not None else {}
+    request.node.stash[_MARKER_READ] = True
     with EmulatorServer(**options) as server:
         yield server
 

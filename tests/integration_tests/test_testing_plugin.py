@@ -134,6 +134,36 @@ def test_the_marker_passes_options_to_the_emulator(pytester: pytest.Pytester) ->
     )
 
 
+def test_a_marker_an_overriding_fixture_cannot_see_is_reported(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(
+        """
+        import pytest
+        from langchain_toolrouter.emulator import EmulatorServer
+
+        @pytest.fixture(scope="module")
+        def toolrouter_emulator():
+            with EmulatorServer() as server:
+                yield server
+        """
+    )
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.toolrouter_emulator(seed=7)
+        def test_marked(toolrouter):
+            pass
+
+        def test_unmarked(toolrouter):
+            pass
+        """
+    )
+    result = _run(pytester, "-W", "default::pytest.PytestWarning")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["*test_marked had no effect: the toolrouter_emulator fixture*"])
+    assert "test_unmarked had no effect" not in result.stdout.str()
+
+
 def test_without_the_emulator_extra_the_fixture_says_what_to_install(
     pytester: pytest.Pytester,
 ) -> None:
