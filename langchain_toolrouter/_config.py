@@ -231,7 +231,10 @@ class ToolRouterSettings:
         if not key:
             raise ConfigurationError(
                 f"no Composio API key: pass api_key=... or set the {ENV_API_KEY} environment "
-                "variable (project keys start with 'ak_'; find yours in the Composio dashboard)."
+                "variable (project keys start with 'ak_'; find yours in the Composio dashboard). "
+                "To run offline, start the emulator (`toolrouter-emulator`, from the [emulator] "
+                f"extra) and set {ENV_BASE_URL}=http://127.0.0.1:8765 "
+                f"{ENV_API_KEY}=ak_emulator_local."
             )
         if not all("!" <= char <= "~" for char in key):
             # Said without the key: an encoding error's repr would carry the whole value.
