@@ -209,8 +209,13 @@ class SessionCalls:
                     timeout=max(0.0, deadline - time.monotonic()),
                     poll_interval=policy.poll_interval,
                 )
-            except (ConnectionTimeoutError, ConnectionFailedError) as exc:
-                raise _not_run(request, str(exc)) from exc
+            except ConnectionTimeoutError as exc:
+                why = f"{toolkit} was not connected within {policy.timeout:g}s"
+                raise _not_run(request, f"{why} (status: {exc.status or 'none'})") from exc
+            except ConnectionFailedError as exc:
+                self.forget_link(toolkit)  # dead: the next call asks for a new one
+                why = f"connecting {toolkit} ended with status {exc.status}"
+                raise _not_run(request, why, dead=toolkit) from exc
             self.forget_link(toolkit)
         outcome: ToolOutcome = yield from retry
         return outcome
@@ -526,16 +531,22 @@ def not_connected_error(
     )
 
 
-def _not_run(request: ConnectionRequest, why: str) -> ToolNotConnectedError:
-    """The answer when the user did not connect: nothing ran; the links stay usable."""
+def _not_run(
+    request: ConnectionRequest, why: str, *, dead: str | None = None
+) -> ToolNotConnectedError:
+    """The answer when the user did not connect: nothing ran; the links stay usable, but for
+    the `dead` toolkit's (a new one comes with the next call)."""
     first = request.toolkits[0]
-    links = "; ".join(f"{toolkit}: {url}" for toolkit, url in request.redirect_urls.items())
+    links = "; ".join(
+        f"{toolkit}: {'a new link comes with the next call' if toolkit == dead else url}"
+        for toolkit, url in request.redirect_urls.items()
+    )
     return ToolNotConnectedError(
         f"{request.tool} was not run: {why}. Ask the user to connect ({links}), then call "
         f"{request.tool} again.",
         tool=request.tool,
         toolkit=first,
-        redirect_url=request.redirect_urls.get(first),
+        redirect_url=None if first == dead else request.redirect_urls.get(first),
         connected_account_id=None,
     )
 

@@ -348,12 +348,45 @@ async def test_wait_mode_async_with_an_async_callback_and_a_timeout(
         )
         assert answer.status == "error"
         assert "was not run" in answer.content
-        assert "not connected within" in answer.content
+        assert "github was not connected within 0.3s (status: INITIATED)" in answer.content
+        assert "authorize()" not in answer.content  # the model reads this: no developer hint
         assert links
         assert links[0] in answer.content
         assert executes(server, session.session_id) == [400]
     finally:
         await router.aclose()
+
+
+def test_wait_mode_names_a_failed_connection_and_the_next_call_gets_a_new_link(
+    server: EmulatorServer,
+) -> None:
+    links: list[str] = []
+
+    def fails(request: ConnectionRequest) -> None:
+        links.append(request.redirect_urls["github"])
+        for state in server.store.users.values():
+            for account in state.accounts:
+                if account.status == "INITIATED":
+                    account.status = "FAILED"
+
+    router = make_router(
+        server, on_connection_required="wait", connection_timeout=10, on_link=fails
+    )
+    try:
+        session = router.create_session(new_user(), **OPTIONS)
+        call = {"type": "tool_call", "id": "f1", "name": REPO, "args": {"name": "failed"}}
+        answer = session.tool(REPO).invoke(call)
+        assert answer.status == "error"
+        assert "connecting github ended with status FAILED" in answer.content
+        assert "a new link comes with the next call" in answer.content
+        assert links[0] not in answer.content  # a dead link is not offered
+        again = session.tool(REPO).invoke({**call, "id": "f2"})
+        assert again.status == "error"
+        assert len(links) == 2
+        assert links[1] != links[0]
+        assert executes(server, session.session_id) == [400, 400]
+    finally:
+        router.close()
 
 
 def test_per_user_tools_need_a_user(irouter: ToolRouter) -> None:
