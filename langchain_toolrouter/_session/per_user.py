@@ -46,12 +46,17 @@ _LOOKED = (
 def user_of_run() -> str | None:
     """The user of the running LangChain/LangGraph call: `configurable["user_id"]`, else the
     LangGraph runtime context's `user_id` (attribute or key, as `create_agent(context_schema=
-    ...)` passes it), else the LangGraph server's authenticated user (`langgraph_auth_user`)."""
+    ...)` passes it), else the LangGraph server's authenticated user (`langgraph_auth_user`).
+
+    Raises:
+        ValueError: the first place that names a user gives something other than a non-empty
+            str (it is not passed over for a later place: that could be another user).
+    """
     config = var_child_runnable_config.get() or {}
     configurable = config.get("configurable") or {}
     user = configurable.get("user_id")
-    if isinstance(user, str) and user:
-        return user
+    if user is not None:
+        return _checked(user, "config['configurable']['user_id']")
     context = _langgraph_context()
     if context is not None:
         user = (
@@ -59,16 +64,23 @@ def user_of_run() -> str | None:
             if isinstance(context, Mapping)
             else getattr(context, "user_id", None)
         )
-        if isinstance(user, str) and user:
-            return user
+        if user is not None:
+            return _checked(user, "the LangGraph runtime context's user_id")
     auth = configurable.get("langgraph_auth_user")
     if auth is not None:
         user = (
             auth.get("identity") if isinstance(auth, Mapping) else getattr(auth, "identity", None)
         )
-        if isinstance(user, str) and user:
+        if isinstance(user, str) and user:  # an anonymous user has no identity: not a user
             return user
     return None
+
+
+def _checked(user: object, place: str) -> str:
+    if isinstance(user, str) and user.strip():
+        return user
+    msg = f"{place} is {user!r} ({type(user).__name__}); a user id is a non-empty str"
+    raise ValueError(msg)
 
 
 def _langgraph_context() -> Any:
@@ -253,7 +265,14 @@ class UserToolCall:
         return await calls.tool(self.slug, self.toolkit).aexecute(payload)
 
     def _user(self) -> str:
-        user = user_of_run()
+        try:
+            user = user_of_run()
+        except ValueError as exc:
+            raise ToolRouterToolError(
+                f"{self.slug} was not run: it is a per-user tool and {exc}. Pass the user's id "
+                "as a str, e.g. config={'configurable': {'user_id': 'user-42'}}.",
+                tool=self.slug,
+            ) from exc
         if user is None:
             raise ToolRouterToolError(
                 f"{self.slug} was not run: it is a per-user tool and this run names no user. "

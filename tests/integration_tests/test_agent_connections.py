@@ -397,6 +397,12 @@ def test_per_user_tools_need_a_user(irouter: ToolRouter) -> None:
     assert answer.status == "error"
     for place in ("['user_id']", "runtime context", "langgraph_auth_user"):
         assert place in answer.content
+    wrong = tools[KV_SET].invoke(
+        {"type": "tool_call", "id": "n2", "name": KV_SET, "args": {"key": "k", "value": 1}},
+        config={"configurable": {"user_id": 42}},
+    )
+    assert wrong.status == "error"
+    assert "config['configurable']['user_id'] is 42 (int)" in wrong.content
 
 
 def test_the_user_comes_from_the_runtime_context_or_the_auth_user(

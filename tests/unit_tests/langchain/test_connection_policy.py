@@ -59,7 +59,7 @@ def test_interrupt_without_langgraph_says_what_to_install(monkeypatch: pytest.Mo
         ({"configurable": {"user_id": "u1"}}, "u1"),
         ({"configurable": {"langgraph_auth_user": {"identity": "u2"}}}, "u2"),
         ({"configurable": {"langgraph_auth_user": type("U", (), {"identity": "u3"})()}}, "u3"),
-        ({"configurable": {"user_id": ""}}, None),
+        ({"configurable": {"langgraph_auth_user": {"identity": ""}}}, None),
         ({"configurable": {}}, None),
         (None, None),
     ],
@@ -68,6 +68,18 @@ def test_the_user_of_a_run(config: Any, user: str | None) -> None:
     token = var_child_runnable_config.set(config)
     try:
         assert user_of_run() == user
+    finally:
+        var_child_runnable_config.reset(token)
+
+
+@pytest.mark.parametrize("bad", ["", "  ", 42, ["u1"]])
+def test_a_user_id_that_is_not_a_non_empty_str_is_named_not_passed_over(bad: Any) -> None:
+    token = var_child_runnable_config.set(
+        {"configurable": {"user_id": bad, "langgraph_auth_user": {"identity": "someone-else"}}}
+    )
+    try:
+        with pytest.raises(ValueError, match=r"\['user_id'\] is .*a user id is a non-empty str"):
+            user_of_run()
     finally:
         var_child_runnable_config.reset(token)
 
