@@ -231,7 +231,8 @@ class _BaseClient:
     def _check_open(self) -> None:
         if self._state is ClientState.CLOSED:
             raise RuntimeError(
-                f"{type(self).__name__} is closed; create a new client to send more requests"
+                f"{type(self).__name__} is closed (by its own close(), or by the ToolRouter "
+                "that made it); create a new one to send more requests"
             )
 
     def _prepare(

@@ -297,13 +297,20 @@ class ToolRouter:
         await self._rt.aclose()
 
     def __enter__(self) -> ToolRouter:
+        self._check_open()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
     async def __aenter__(self) -> ToolRouter:
+        self._check_open()
         return self
+
+    def _check_open(self) -> None:
+        if self._rt.client.is_closed:
+            msg = "this ToolRouter is closed; create a new one to make more calls"
+            raise RuntimeError(msg)
 
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()

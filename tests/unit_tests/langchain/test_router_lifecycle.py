@@ -33,6 +33,18 @@ async def test_async_with_closes_everything() -> None:
     assert aclient.is_closed
 
 
+async def test_a_closed_router_cannot_be_entered_again() -> None:
+    router = make()
+    with router:
+        pass
+    with pytest.raises(RuntimeError, match="this ToolRouter is closed; create a new one"):
+        router.__enter__()
+    with pytest.raises(RuntimeError, match="this ToolRouter is closed; create a new one"):
+        await router.__aenter__()
+    with pytest.raises(RuntimeError, match="by the ToolRouter that made it"):
+        router.create_session("u1")
+
+
 def test_each_asyncio_run_gets_a_client_closed_with_its_loop() -> None:
     router = make()
 
