@@ -15,6 +15,7 @@ near the best as primary, and the rest that share its words as related.
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 from collections import OrderedDict
@@ -32,6 +33,11 @@ __all__ = [
     "match_use_case",
     "tokenize",
 ]
+
+# bm25s sets its logger to DEBUG when imported, so its index-building lines reach any handler
+# on the root logger (pytest's failure logs, a script's basicConfig): give the level back to
+# the logging configuration.
+logging.getLogger("bm25s").setLevel(logging.NOTSET)
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOPWORDS = frozenset(STOPWORDS_EN) | {"tool", "tools", "use", "using", "want", "need", "please"}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from langchain_toolrouter.emulator.errors import EmulatorError
@@ -78,3 +80,10 @@ def test_paginate_rejects_foreign_cursors(cursor: str) -> None:
     with pytest.raises(EmulatorError) as raised:
         paginate([1], cursor=cursor, limit=None, default_limit=10, max_limit=5)
     assert raised.value.status == 400
+
+
+def test_bm25s_logs_at_the_configured_level(caplog: pytest.LogCaptureFixture) -> None:
+    """bm25s sets its own logger to DEBUG on import; the emulator gives the level back, so a
+    root logger at WARNING (a script's basicConfig) gets no index-building lines."""
+    with caplog.at_level(logging.WARNING):
+        assert not logging.getLogger("bm25s").isEnabledFor(logging.DEBUG)
