@@ -296,6 +296,11 @@ class ScriptedChatModel(BaseChatModel):
                 continue
             slug = state.slug_for.get(intent.key)
             if slug is None:
+                if not tools:
+                    return _gave_up(
+                        f"I could not find a tool to {intent.use_case}: no tools are bound "
+                        "(call model.bind_tools(tools) and invoke what it returns)."
+                    )
                 return _gave_up(f"I could not find a tool to {intent.use_case}.")
             tries = state.attempts.get(intent.key, [])
             if tries:

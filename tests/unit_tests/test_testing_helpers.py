@@ -16,6 +16,7 @@ def test_a_scripted_model_is_a_chat_model_and_binds_tools() -> None:
     reply = model.invoke("hi")  # no tools bound: nothing matches, so it says it gave up
     assert reply.response_metadata["outcome"] == "gave_up"
     assert "could not find a tool to create a note" in str(reply.content)
+    assert "no tools are bound (call model.bind_tools(tools)" in str(reply.content)
 
 
 @pytest.mark.parametrize(
