@@ -21,6 +21,7 @@ The library's runtime path never imports this package.
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -89,10 +90,22 @@ def require_extra() -> None:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError as exc:
-        missing = (exc.name or "one of its packages").split(".")[0]
+        package = (exc.name or "").split(".")[0]
+        if isinstance(exc, ModuleNotFoundError) or not package:
+            raise ImportError(
+                "The Tool Router emulator needs the 'emulator' extra "
+                f"({package or 'one of its packages'} is missing): "
+                'pip install "langchain-toolrouter[emulator]"'
+            ) from exc
+        where = exc.path or getattr(sys.modules.get(package), "__file__", None)
         raise ImportError(
-            f"The Tool Router emulator needs the 'emulator' extra ({missing} is missing): "
-            'pip install "langchain-toolrouter[emulator]"'
+            f"The Tool Router emulator could not import {package}: {exc}"
+            + (
+                f". {package} was loaded from {where}: if that is a file of yours, rename it "
+                f"(it hides the {package} package)"
+                if where
+                else ""
+            )
         ) from exc
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -55,3 +56,20 @@ def test_the_demo_without_a_key_or_the_extra_names_the_package_to_install(
     assert "-e" not in str(raised.value).split()
     assert "COMPOSIO_API_KEY" in str(raised.value)
     assert "Emulator ready" not in capsys.readouterr().out
+
+
+def test_a_file_of_the_users_hiding_a_package_of_the_extra_is_named(tmp_path: Path) -> None:
+    """A script called mcp.py (natural when following the MCP how-to) hides the mcp package:
+    the error says so, not that the extra is missing."""
+    import subprocess
+
+    script = tmp_path / "mcp.py"
+    script.write_text("from langchain_toolrouter.emulator import EmulatorServer\n")
+    run = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, check=False, cwd=tmp_path
+    )
+    assert run.returncode == 1
+    last = run.stderr.strip().splitlines()[-1]
+    assert "could not import mcp" in last
+    assert f"mcp was loaded from {script}: if that is a file of yours, rename it" in last
+    assert "needs the 'emulator' extra" not in last
