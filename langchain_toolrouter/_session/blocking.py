@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextvars import copy_context
 from typing import Any, TypeVar
 
-__all__ = ["run_coroutine_sync"]
+__all__ = ["run_coroutine_sync", "running_loop"]
 
 _T = TypeVar("_T")
 
@@ -27,12 +27,18 @@ def run_coroutine_sync(factory: Callable[[], Coroutine[Any, Any, _T]]) -> _T:
     itself would deadlock. The thread's current loop is left as it was (`asyncio.run` would
     unset it), and the coroutine runs in a copy of the caller's context.
     """
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
+    if running_loop() is None:
         return _run_on_private_loop(factory)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolrouter-async") as pool:
         return pool.submit(copy_context().run, _run_on_private_loop, factory).result()
+
+
+def running_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop running on this thread, if any."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 def _run_on_private_loop(factory: Callable[[], Coroutine[Any, Any, _T]]) -> _T:

@@ -29,7 +29,7 @@ from contextvars import copy_context
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar, cast
 
-from langchain_toolrouter._session.blocking import run_coroutine_sync
+from langchain_toolrouter._session.blocking import run_coroutine_sync, running_loop
 from langchain_toolrouter._session.presigned import aget_bytes, aput_bytes, get_bytes, put_bytes
 from langchain_toolrouter.client import ToolRouterClient
 from langchain_toolrouter.errors import ConfigurationError
@@ -270,27 +270,44 @@ class Shared:
 
 @dataclass
 class SingleFlight:
-    """Concurrent callers asking for one key share one run (threads and asyncio tasks).
+    """Concurrent callers asking for one key share one run: threads, asyncio tasks of any loop,
+    and the sync and async faces alike.
 
     Runs are shared while they last; nothing is cached afterwards (callers keep what they
-    want to reuse). Threads share with threads, and tasks with tasks of the same loop.
+    want to reuse). A sync caller on a thread whose own event loop is making the run does not
+    wait for it (the loop cannot progress while the thread waits): it makes its own.
     """
 
     _lock: threading.Lock = field(default_factory=threading.Lock)
-    _threads: dict[Hashable, Future[Any]] = field(default_factory=dict)
-    _tasks: dict[tuple[asyncio.AbstractEventLoop, Hashable], asyncio.Future[Any]] = field(
+    _runs: dict[Hashable, tuple[Future[Any], asyncio.AbstractEventLoop | None]] = field(
         default_factory=dict
     )
 
-    def run_sync(self, key: Hashable, work: Callable[[], T]) -> T:
-        """`work()`, or the result of the run of it another thread is making for `key`."""
+    def _join_or_lead(
+        self, key: Hashable, loop: asyncio.AbstractEventLoop | None
+    ) -> tuple[Future[Any], bool]:
+        """The run to wait for and False, or a new run this caller makes and True."""
         with self._lock:
-            running = self._threads.get(key)
+            running = self._runs.get(key)
+            if running is not None and not (
+                loop is None and running[1] is not None and running[1] is running_loop()
+            ):
+                return running[0], False
+            mine: Future[Any] = Future()
             if running is None:
-                mine: Future[Any] = Future()
-                self._threads[key] = mine
-        if running is not None:
-            return cast(T, running.result())
+                self._runs[key] = (mine, loop)
+            return mine, True
+
+    def _end(self, key: Hashable, mine: Future[Any]) -> None:
+        with self._lock:
+            if self._runs.get(key, (None,))[0] is mine:
+                del self._runs[key]
+
+    def run_sync(self, key: Hashable, work: Callable[[], T]) -> T:
+        """`work()`, or the result of the run of it another caller is making for `key`."""
+        mine, lead = self._join_or_lead(key, None)
+        if not lead:
+            return cast(T, mine.result())
         try:
             result = work()
         except BaseException as exc:
@@ -300,18 +317,36 @@ class SingleFlight:
             mine.set_result(result)
             return result
         finally:
-            with self._lock:
-                self._threads.pop(key, None)
+            self._end(key, mine)
 
     async def run_async(self, key: Hashable, work: Callable[[], Any]) -> Any:
-        """`await work()`, or the result of the run another task of this loop is making."""
-        slot = (asyncio.get_running_loop(), key)
-        pending = self._tasks.get(slot)
-        if pending is None:
-            pending = asyncio.ensure_future(work())
-            self._tasks[slot] = pending
-            pending.add_done_callback(lambda _: self._tasks.pop(slot, None))
-        return await asyncio.shield(pending)
+        """`await work()`, or the result of the run another caller is making for `key`.
+
+        The run is a task of its own, so a cancelled caller (even the one that started it)
+        does not cancel it for the others."""
+        loop = asyncio.get_running_loop()
+        mine, lead = self._join_or_lead(key, loop)
+        if lead:
+            task = asyncio.ensure_future(work())
+
+            def settle(done: asyncio.Future[Any]) -> None:
+                if done.cancelled():
+                    mine.cancel()
+                elif done.exception() is not None:
+                    mine.set_exception(cast(BaseException, done.exception()))
+                else:
+                    mine.set_result(done.result())
+                self._end(key, mine)
+
+            task.add_done_callback(settle)
+        shared = asyncio.wrap_future(mine)
+        shared.add_done_callback(_retrieved)  # a cancelled caller leaves it unread
+        return await asyncio.shield(shared)
+
+
+def _retrieved(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()
 
 
 # --------------------------------------------------------------------------- helpers

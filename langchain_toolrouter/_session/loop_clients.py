@@ -21,6 +21,7 @@ import weakref
 from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, field
 
+from langchain_toolrouter._session.blocking import running_loop
 from langchain_toolrouter.client import AsyncToolRouterClient
 
 __all__ = ["LoopClients"]
@@ -82,7 +83,7 @@ class LoopClients:
         Raises:
             RuntimeError: the router was closed.
         """
-        loop = _running_loop() if self._per_loop else None
+        loop = running_loop() if self._per_loop else None
         with self._lock:
             if self._closed:
                 msg = "this ToolRouter is closed; create a new one to make more calls"
@@ -115,11 +116,11 @@ class LoopClients:
         loop runs on another thread, by a call scheduled there. A client of a loop that is not
         running is closed when that loop shuts down (`asyncio.run` does this).
         """
-        _schedule_close(self._take_all(), _running_loop())
+        _schedule_close(self._take_all(), running_loop())
 
     async def aclose(self) -> None:
         """Close every client: the running loop's now, the others as `close_nowait` does."""
-        current = _running_loop()
+        current = running_loop()
         entries = self._take_all()
         _schedule_close([e for e in entries if e.loop not in (current, None)], current)
         for entry in entries:
@@ -147,10 +148,3 @@ def _schedule_close(entries: list[_Entry], current: asyncio.AbstractEventLoop | 
             task.add_done_callback(entry.tasks.discard)
         else:
             asyncio.run_coroutine_threadsafe(entry.aclose(), loop)
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None

@@ -75,6 +75,34 @@ def test_many_users_at_once_eight_threads(server: EmulatorServer) -> None:
         router.close()
 
 
+def test_threads_each_running_asyncio_and_sync_calls_make_one_session_per_user(
+    server: EmulatorServer,
+) -> None:
+    """A threaded server calling its async agent through `asyncio.run` per request, beside
+    sync calls: every event loop and both faces share each user's first creation."""
+    router = make_router(server)
+    try:
+        tools = router.per_user_tools(**OPTIONS)
+        users = [f"mixed-{uuid.uuid4().hex[:6]}-{i}" for i in range(20)]
+        before = creates(server)
+
+        def write(job: tuple[str, int]) -> Any:
+            user, n = job
+            args = {"key": f"k{n}", "value": f"{user}:{n}"}
+            if n % 2:
+                return tools[KV_SET].invoke(args, config=as_user(user))
+            return asyncio.run(tools[KV_SET].ainvoke(args, config=as_user(user)))
+
+        jobs = [(u, n) for n in range(CALLS) for u in users]
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            answers = list(pool.map(write, jobs))
+        assert all('"previous":null' in a for a in answers)
+        assert creates(server) - before == len(users)
+        check_isolation(router, users)
+    finally:
+        router.close()
+
+
 def test_workers_sharing_a_store_reuse_a_users_session(server: EmulatorServer) -> None:
     store = InMemoryStore()
     workers = [make_router(server) for _ in range(2)]

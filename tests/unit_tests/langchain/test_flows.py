@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import gc
+import logging
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -132,6 +134,88 @@ def test_single_flight_runs_once_for_concurrent_tasks_and_shares_a_failure() -> 
     outcomes = asyncio.run(main())
     assert runs == [1]
     assert all(isinstance(o, LookupError) for o in outcomes)
+
+
+def test_single_flight_is_shared_across_loops_threads_and_both_faces() -> None:
+    """Threads each running `asyncio.run` (a sync web server calling an async agent) and a
+    plain sync caller, all asking for one key while the first run lasts: one run."""
+    group = SingleFlight()
+    started, release = threading.Event(), threading.Event()
+    runs: list[int] = []
+
+    async def work() -> str:
+        runs.append(1)
+        started.set()
+        await asyncio.to_thread(release.wait, 5)
+        return "made"
+
+    results: list[str] = []
+
+    def on_its_own_loop() -> None:
+        results.append(asyncio.run(group.run_async("k", work)))
+
+    def sync_caller() -> None:
+        results.append(group.run_sync("k", lambda: "not shared"))
+
+    first = threading.Thread(target=on_its_own_loop)
+    first.start()
+    assert started.wait(5)
+    others = [threading.Thread(target=on_its_own_loop) for _ in range(3)]
+    others.append(threading.Thread(target=sync_caller))
+    for thread in others:
+        thread.start()
+    release.set()
+    for thread in [first, *others]:
+        thread.join(5)
+    assert runs == [1]
+    assert results == ["made"] * 5
+
+
+def test_a_sync_caller_on_the_loop_making_the_run_makes_its_own() -> None:
+    """A sync call from inside the loop whose task is making the run cannot wait for it (the
+    loop is blocked by that very wait): it runs its own work instead of deadlocking."""
+    group = SingleFlight()
+
+    async def slow() -> str:
+        await asyncio.sleep(0.05)
+        return "async"
+
+    async def main() -> tuple[str, str]:
+        task = asyncio.ensure_future(group.run_async("k", slow))
+        await asyncio.sleep(0)  # the run has started
+        inside = group.run_sync("k", lambda: "own")  # e.g. a sync tool call in a Jupyter cell
+        return inside, await task
+
+    assert asyncio.run(main()) == ("own", "async")
+
+
+def test_a_cancelled_starter_leaves_the_run_to_the_others_and_nothing_unretrieved(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    group = SingleFlight()
+    runs: list[int] = []
+
+    async def failing() -> str:
+        runs.append(1)
+        await asyncio.sleep(0.01)
+        raise LookupError("shared")
+
+    async def main() -> Any:
+        starter = asyncio.ensure_future(group.run_async("k", failing))
+        await asyncio.sleep(0)
+        waiter = asyncio.ensure_future(group.run_async("k", failing))
+        await asyncio.sleep(0)
+        starter.cancel()
+        return await asyncio.gather(starter, waiter, return_exceptions=True)
+
+    with caplog.at_level(logging.ERROR, logger="asyncio"):
+        outcomes = asyncio.run(main())
+        assert isinstance(outcomes[0], asyncio.CancelledError)
+        assert isinstance(outcomes[1], LookupError)
+        del outcomes  # their tracebacks hold the futures; collected, an unread one would log
+        gc.collect()
+    assert runs == [1]
+    assert "never retrieved" not in caplog.text
 
 
 @dataclass(frozen=True)
