@@ -52,6 +52,7 @@ from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
 from langchain_toolrouter._session.blocking import run_coroutine_sync
+from langchain_toolrouter._session.graph import is_graph_signal
 from langchain_toolrouter._session.signature import (
     SignatureModel,
     check_injected_fields,
@@ -416,6 +417,8 @@ class CustomTool:
             tool, func = self._tool, self._func
             value = tool.invoke(kwargs) if tool is not None else func(**kwargs)  # type: ignore[misc]
         except Exception as exc:
+            if is_graph_signal(exc):  # the tool paused the graph (interrupt): not a failure
+                raise
             return self._raised(exc)
         return self._returned(value)
 
@@ -436,6 +439,8 @@ class CustomTool:
                 assert func is not None
                 value = await run_in_executor(None, lambda: func(**kwargs))
         except Exception as exc:
+            if is_graph_signal(exc):
+                raise
             return self._raised(exc)
         return self._returned(value)
 

@@ -45,6 +45,7 @@ from langchain_toolrouter._session.flows import (
     run_async,
     run_sync,
 )
+from langchain_toolrouter._session.graph import is_graph_signal
 from langchain_toolrouter._session.multi_execute import (
     MULTI_EXECUTE_SLUG,
     MultiExecutePlan,
@@ -502,7 +503,22 @@ def check_custom_arguments(
 def _run_local(
     tool: CustomTool, arguments: dict[str, Any], context: CustomToolContext
 ) -> Flow[ToolOutcome]:
-    outcome: ToolOutcome = yield RunCustom(tool, arguments, context)
+    """A custom tool's item of a multi-execute. It may not pause the graph: on resume LangGraph
+    runs the whole call again, and the other items would run twice."""
+    try:
+        outcome: ToolOutcome = yield RunCustom(tool, arguments, context)
+    except Exception as exc:
+        if not is_graph_signal(exc):
+            raise
+        return ToolOutcome(
+            successful=False,
+            data={},
+            error=(
+                f"{tool.slug} asked to pause the run (a LangGraph interrupt), which a "
+                f"multi-execute cannot do without running its other tools twice; call "
+                f"{tool.slug} on its own"
+            ),
+        )
     return outcome
 
 

@@ -441,3 +441,70 @@ def test_an_unknown_session_option_is_named(irouter: ToolRouter) -> None:
 
 def replies_of(messages: list[BaseMessage]) -> list[AIMessage]:
     return [m for m in messages if isinstance(m, AIMessage)]
+
+
+@pytest.mark.parametrize("face", ["sync", "async"])
+async def test_a_custom_tool_can_pause_the_graph_for_the_user(
+    server: EmulatorServer, face: str
+) -> None:
+    """Human in the loop inside a custom tool: its `interrupt()` pauses the graph (it is not a
+    failure of the tool), and the resume value reaches it. Inside a multi-execute, where a
+    resume would run the other items again, the item fails with what to do instead."""
+    from langgraph.types import interrupt
+
+    from langchain_toolrouter import custom_tool
+
+    @custom_tool
+    def send_money(amount: int) -> dict[str, int]:
+        """Send money once the user approves."""
+        return {"sent": amount if interrupt({"approve": amount}) else 0}
+
+    router = make_router(server)
+    try:
+        session = router.create_session(
+            new_user(), toolkits=["notes"], custom_tools=[send_money], multi_execute=True
+        )
+        slug = send_money.final_slug
+        tool = session.tool(slug)
+        turns = {
+            "pay": calls((slug, {"amount": 5}, "p1")),
+            "pay in a batch": calls(
+                (
+                    MULTI,
+                    {
+                        "tools": [
+                            {"tool_slug": KV_SET, "arguments": {"key": "paid", "value": 1}},
+                            {"tool_slug": slug, "arguments": {"amount": 5}},
+                        ],
+                        "thought": "pay",
+                        "sync_response_to_workbench": False,
+                    },
+                    "m1",
+                )
+            ),
+        }
+        agent = create_agent(
+            Reactive(reply=requests_by_text(turns)),
+            [tool, session.tool(MULTI)],
+            checkpointer=InMemorySaver(),
+        )
+        paid = {"configurable": {"thread_id": f"pay-{face}"}}
+        batch = {"configurable": {"thread_id": f"batch-{face}"}}
+        if face == "sync":
+            paused = agent.invoke({"messages": [("user", "pay")]}, paid)
+            done = agent.invoke(Command(resume=True), paid)
+            batched = agent.invoke({"messages": [("user", "pay in a batch")]}, batch)
+        else:
+            paused = await agent.ainvoke({"messages": [("user", "pay")]}, paid)
+            done = await agent.ainvoke(Command(resume=True), paid)
+            batched = await agent.ainvoke({"messages": [("user", "pay in a batch")]}, batch)
+        assert [i.value for i in paused["__interrupt__"]] == [{"approve": 5}]
+        answer = tool_messages(done)[-1]
+        assert answer.status == "success"
+        assert '"sent":5' in str(answer.content).replace(" ", "")
+        assert "__interrupt__" not in batched
+        item = tool_messages(batched)[-1]
+        assert "cannot do without running its other tools twice" in str(item.content)
+        assert session.execute(KV_GET, {"key": "paid"}).data["value"] == 1  # ran once
+    finally:
+        router.close()
