@@ -238,6 +238,8 @@ class Gather:
     flows: Sequence[Flow[Any]]
 
     def run(self, rt: Runtime) -> list[Any]:
+        if not self.flows:
+            return []
         if len(self.flows) == 1:
             return [run_sync(self.flows[0], rt)]
         workers = min(MAX_THREADS, len(self.flows))

@@ -91,6 +91,13 @@ def plan(arguments: Mapping[str, Any], resolve: Resolver) -> MultiExecutePlan | 
             remote_items.append(item)
         else:
             raw_args = item.get("arguments") if isinstance(item, Mapping) else None
+            if raw_args is not None and not isinstance(raw_args, Mapping):
+                failed[position] = (
+                    slug,
+                    f"arguments must be an object of {slug}'s parameters, not "
+                    f"{type(raw_args).__name__}: nothing was run for this item",
+                )
+                continue
             local.append(LocalItem(position, tool, dict(raw_args or {})))
     if not local and not failed:
         return None

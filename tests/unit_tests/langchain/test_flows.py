@@ -81,6 +81,17 @@ def test_gather_keeps_the_order_of_its_flows() -> None:
     assert asyncio.run(run_async(all_of(), None)) == [10, 20, 30]  # type: ignore[arg-type]
 
 
+def test_gathering_nothing_gives_nothing_on_both_faces() -> None:
+    """A multi-execute whose every item was refused before running gathers no sub-flow."""
+
+    def none_of() -> Flow[list[Any]]:
+        results: list[Any] = yield Gather([])
+        return results
+
+    assert run_sync(none_of(), None) == []  # type: ignore[arg-type]
+    assert asyncio.run(run_async(none_of(), None)) == []  # type: ignore[arg-type]
+
+
 def test_single_flight_runs_once_for_concurrent_threads() -> None:
     group = SingleFlight()
     started, release = threading.Event(), threading.Event()

@@ -170,6 +170,18 @@ def test_over_fifty_items_with_local_ones_run_nothing() -> None:
     assert "at most 50 tools, not 56: nothing was run" in merged.data["results"][55]["error"]
 
 
+@pytest.mark.parametrize("arguments", ["abc", 5, ["text", "x"]])
+def test_a_custom_items_arguments_that_are_not_an_object_fail_that_item(arguments: Any) -> None:
+    tools = [{"tool_slug": "LOCAL_SHOUT", "arguments": arguments}, item("A")]
+    split = plan({"tools": tools}, REGISTRY.resolve)
+    assert split is not None
+    assert split.local == []
+    merged = merge(split, {}, remote_result(("A", True)))
+    failed = merged.data["results"][0]
+    assert failed["tool_slug"] == "LOCAL_SHOUT"
+    assert "arguments must be an object of LOCAL_SHOUT's parameters" in failed["error"]
+
+
 def test_failed_items_naming_a_custom_tool_without_a_function_say_how_to_pass_it() -> None:
     # A session resumed without its custom tools: the service cannot run LOCAL_GONE, and
     # only this process knows the fix.
