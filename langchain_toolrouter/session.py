@@ -10,6 +10,7 @@ no event loop is started or borrowed, so the sync API also works inside a runnin
 from __future__ import annotations
 
 import functools
+import hashlib
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
@@ -562,8 +563,16 @@ class ToolRouter:
         registry = CustomRegistry(custom_tools or ())
         policy = self._policy(*connection)
         inline = registry.inline()
+        settings = self._rt.client.settings
         key = options_key(
-            {**session_request(schema_user, **options), "custom": inline and inline.to_wire()}
+            {
+                **session_request(schema_user, **options),
+                "custom": inline and inline.to_wire(),
+                # Sessions belong to one project of one service: a store shared by several
+                # must not hand one's session ids to another (a digest, never the key itself).
+                "service": settings.base_url,
+                "project": hashlib.sha256(settings.api_key.get_secret_value().encode()).hexdigest(),
+            }
         )
         api_version = self.api_version
         sessions = UserSessions(

@@ -22,11 +22,23 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.runnables.config import var_child_runnable_config
 
+from langchain_toolrouter._session.answers import SESSION_NOT_FOUND
 from langchain_toolrouter._session.calls import SessionCalls, check_custom_arguments
 from langchain_toolrouter._session.customs import CustomRegistry
 from langchain_toolrouter._session.flows import Flow, Shared, SingleFlight, run_async, run_sync
 from langchain_toolrouter._session.runtime import ConnectionPolicy, Runtime
-from langchain_toolrouter.errors import NotFoundError, ToolRouterToolError
+from langchain_toolrouter.errors import (
+    APIError,
+    AuthenticationError,
+    NotFoundError,
+    PermissionDeniedError,
+    RateLimitError,
+    ToolRateLimitError,
+    ToolRouterToolError,
+    ToolServiceError,
+    ToolTransportError,
+    TransportError,
+)
 from langchain_toolrouter.types import ToolOutcome
 
 if TYPE_CHECKING:
@@ -194,6 +206,13 @@ class UserSessions:
         kept = self.cached(user_id)
         return kept if kept is not None else await run_async(self._shared(user_id), self.rt)
 
+    def forget(self, user_id: str, calls: SessionCalls) -> None:
+        """Stop reusing `calls` for the user (the service no longer has its session)."""
+        with self._lock:
+            kept = self._kept.get(user_id)
+            if kept is not None and kept[0] is calls:
+                del self._kept[user_id]
+
     def _shared(self, user_id: str) -> Flow[SessionCalls]:
         calls: SessionCalls = yield Shared(self._runs, user_id, self._open(user_id))
         return calls
@@ -255,14 +274,64 @@ class UserToolCall:
         check_custom_arguments(self._sessions.registry, self.slug, payload, schema_checked)
 
     def execute(self, payload: dict[str, Any]) -> ToolOutcome:
-        """Run the call in the run's user's session, with the sync client."""
-        calls = self._sessions.session(self._user())
-        return calls.tool(self.slug, self.toolkit).execute(payload)
+        """Run the call in the run's user's session, with the sync client. A kept session the
+        service no longer has (deleted, expired) is replaced once: it refused, nothing ran."""
+        user = self._user()
+        for last in (False, True):
+            try:
+                calls = self._sessions.session(user)
+            except (APIError, TransportError) as exc:
+                raise self._no_session(exc) from exc
+            try:
+                return calls.tool(self.slug, self.toolkit).execute(payload)
+            except NotFoundError as exc:
+                if last or exc.slug != SESSION_NOT_FOUND:
+                    raise
+                self._sessions.forget(user, calls)
+        raise AssertionError  # pragma: no cover - the loop returns or raises
 
     async def aexecute(self, payload: dict[str, Any]) -> ToolOutcome:
         """Async twin of `execute`."""
-        calls = await self._sessions.asession(self._user())
-        return await calls.tool(self.slug, self.toolkit).aexecute(payload)
+        user = self._user()
+        for last in (False, True):
+            try:
+                calls = await self._sessions.asession(user)
+            except (APIError, TransportError) as exc:
+                raise self._no_session(exc) from exc
+            try:
+                return await calls.tool(self.slug, self.toolkit).aexecute(payload)
+            except NotFoundError as exc:
+                if last or exc.slug != SESSION_NOT_FOUND:
+                    raise
+                self._sessions.forget(user, calls)
+        raise AssertionError  # pragma: no cover - the loop returns or raises
+
+    def _no_session(self, exc: APIError | TransportError) -> Exception:
+        """The answer when the user's session could not be made or found: the call did not
+        run. A bad key or a missing permission is the program's problem and propagates."""
+        if isinstance(exc, AuthenticationError | PermissionDeniedError):
+            return exc
+        why = f"{self.slug} was not run: the user's Tool Router session could not be made"
+        if isinstance(exc, TransportError):
+            return ToolTransportError(
+                f"{why}: {exc}. Call it again.",
+                tool=self.slug,
+                request_sent=False,
+            )
+        if isinstance(exc, RateLimitError):
+            wait = f" Wait {exc.retry_after:g}s and call again." if exc.retry_after else ""
+            return ToolRateLimitError(
+                f"{why}: rate limited (HTTP 429).{wait}",
+                tool=self.slug,
+                retry_after=exc.retry_after,
+            )
+        return ToolServiceError(
+            f"{why}: HTTP {exc.status}, {exc.message}. Call it again later.",
+            tool=self.slug,
+            status=exc.status,
+            slug=exc.slug,
+            suggested_fix=exc.suggested_fix,
+        )
 
     def _user(self) -> str:
         try:

@@ -13,7 +13,7 @@ import pytest
 from langgraph.store.memory import InMemoryStore
 
 from langchain_toolrouter import ToolRouter
-from langchain_toolrouter.emulator import EmulatorServer
+from langchain_toolrouter.emulator import EmulatorServer, FaultRule
 from tests.integration_tests.agents import creates
 from tests.unit_tests.langchain.loopback import make_router, server  # noqa: F401 - fixture
 
@@ -131,6 +131,30 @@ def test_workers_sharing_a_store_reuse_a_users_session(server: EmulatorServer) -
             worker.close()
 
 
+def test_two_projects_sharing_a_store_keep_their_own_sessions() -> None:
+    """A store shared by two projects (two keys) never hands one project's session id to the
+    other: each would fail to find it and make a new one on every call."""
+    store = InMemoryStore()
+    with EmulatorServer(api_keys=["ak_one", "ak_two"]) as two_projects:
+        routers = [
+            ToolRouter(api_key=key, base_url=two_projects.base_url) for key in ("ak_one", "ak_two")
+        ]
+        try:
+            lists = [
+                r.per_user_tools(session_store=store, session_max_age=0, **OPTIONS) for r in routers
+            ]
+            for _ in range(2):
+                for tools in lists:
+                    tools[KV_SET].invoke({"key": "k", "value": 1}, config=as_user("shared-name"))
+            items = store.search(("langchain_toolrouter", "sessions"))
+            assert len(items) == 2
+            assert len({item.namespace for item in items}) == 2
+            assert creates(two_projects) == 2 + 2  # a schema session and a user session each
+        finally:
+            for router in routers:
+                router.close()
+
+
 def test_a_deleted_session_in_the_store_is_replaced(server: EmulatorServer) -> None:
     store = InMemoryStore()
     router = make_router(server)
@@ -145,6 +169,63 @@ def test_a_deleted_session_in_the_store_is_replaced(server: EmulatorServer) -> N
         assert again.value["session_id"] != item.value["session_id"]
     finally:
         router.close()
+
+
+@pytest.mark.parametrize("face", ["sync", "async"])
+async def test_a_kept_session_the_service_lost_is_replaced_once(
+    server: EmulatorServer, face: str
+) -> None:
+    """Deleted or expired at the service while this process keeps it: the service refuses
+    the call (nothing ran), so the user gets a new session and the call runs in it."""
+    router = make_router(server)
+    try:
+        tools = router.per_user_tools(**OPTIONS)
+        user = f"lost-{face}-{uuid.uuid4().hex[:6]}"
+
+        async def write(value: int) -> Any:
+            args = {"key": "k", "value": value}
+            if face == "sync":
+                return tools[KV_SET].invoke(args, config=as_user(user))
+            return await tools[KV_SET].ainvoke(args, config=as_user(user))
+
+        await write(1)
+        before = creates(server)
+        for session_id in list(server.store.sessions):
+            if server.store.sessions[session_id].user_id == user:
+                router.get_session(session_id).delete()
+        answer = await write(2)
+        assert '"previous":1' in answer
+        assert creates(server) - before == 1
+    finally:
+        await router.aclose()
+
+
+@pytest.mark.parametrize("face", ["sync", "async"])
+async def test_a_session_that_cannot_be_made_is_an_answer_saying_nothing_ran(
+    server: EmulatorServer, face: str
+) -> None:
+    router = make_router(server)
+    try:
+        tools = router.per_user_tools(**OPTIONS)
+        server.faults.add(FaultRule(operation="create_session", status=503, times=10))
+        call = {
+            "type": "tool_call",
+            "id": "c1",
+            "name": KV_SET,
+            "args": {"key": "k", "value": 1},
+        }
+        user = as_user(f"down-{uuid.uuid4().hex[:6]}")
+        if face == "sync":
+            answer = tools[KV_SET].invoke(call, config=user)
+        else:
+            answer = await tools[KV_SET].ainvoke(call, config=user)
+        assert answer.status == "error"
+        assert "was not run: the user's Tool Router session could not be made: HTTP 503" in (
+            answer.content
+        )
+    finally:
+        server.faults.clear()
+        await router.aclose()
 
 
 @pytest.mark.parametrize("bad", [0, -1, "10", 2.5])
