@@ -277,34 +277,38 @@ class UserToolCall:
         """Run the call in the run's user's session, with the sync client. A kept session the
         service no longer has (deleted, expired) is replaced once: it refused, nothing ran."""
         user = self._user()
-        for last in (False, True):
-            try:
-                calls = self._sessions.session(user)
-            except (APIError, TransportError) as exc:
-                raise self._no_session(exc) from exc
-            try:
-                return calls.tool(self.slug, self.toolkit).execute(payload)
-            except NotFoundError as exc:
-                if last or exc.slug != SESSION_NOT_FOUND:
-                    raise
-                self._sessions.forget(user, calls)
-        raise AssertionError  # pragma: no cover - the loop returns or raises
+        calls = self._calls(user)
+        try:
+            return calls.tool(self.slug, self.toolkit).execute(payload)
+        except NotFoundError as exc:
+            if exc.slug != SESSION_NOT_FOUND:
+                raise
+            self._sessions.forget(user, calls)
+        return self._calls(user).tool(self.slug, self.toolkit).execute(payload)
 
     async def aexecute(self, payload: dict[str, Any]) -> ToolOutcome:
         """Async twin of `execute`."""
         user = self._user()
-        for last in (False, True):
-            try:
-                calls = await self._sessions.asession(user)
-            except (APIError, TransportError) as exc:
-                raise self._no_session(exc) from exc
-            try:
-                return await calls.tool(self.slug, self.toolkit).aexecute(payload)
-            except NotFoundError as exc:
-                if last or exc.slug != SESSION_NOT_FOUND:
-                    raise
-                self._sessions.forget(user, calls)
-        raise AssertionError  # pragma: no cover - the loop returns or raises
+        calls = await self._acalls(user)
+        try:
+            return await calls.tool(self.slug, self.toolkit).aexecute(payload)
+        except NotFoundError as exc:
+            if exc.slug != SESSION_NOT_FOUND:
+                raise
+            self._sessions.forget(user, calls)
+        return await (await self._acalls(user)).tool(self.slug, self.toolkit).aexecute(payload)
+
+    def _calls(self, user: str) -> SessionCalls:
+        try:
+            return self._sessions.session(user)
+        except (APIError, TransportError) as exc:
+            raise self._no_session(exc) from exc
+
+    async def _acalls(self, user: str) -> SessionCalls:
+        try:
+            return await self._sessions.asession(user)
+        except (APIError, TransportError) as exc:
+            raise self._no_session(exc) from exc
 
     def _no_session(self, exc: APIError | TransportError) -> Exception:
         """The answer when the user's session could not be made or found: the call did not
