@@ -12,7 +12,7 @@ from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from langchain_toolrouter.errors import RequestValidationError, ResponseValidationError
+from langchain_toolrouter._exceptions import RequestValidationError, ResponseValidationError
 from langchain_toolrouter.wire.codec import validation_problems
 from langchain_toolrouter.wire.models import SearchQuery
 from langchain_toolrouter.wire.operations import Operation

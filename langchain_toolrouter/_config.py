@@ -20,7 +20,7 @@ from urllib.parse import urlsplit, urlunsplit
 import httpx
 from pydantic import SecretStr
 
-from langchain_toolrouter.errors import ConfigurationError
+from langchain_toolrouter._exceptions import ConfigurationError
 
 __all__ = [
     "API_VERSIONS",

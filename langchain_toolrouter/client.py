@@ -44,7 +44,7 @@ from langchain_toolrouter._config import (
     Unset,
     logger,
 )
-from langchain_toolrouter.errors import ConfigurationError, NotFoundError
+from langchain_toolrouter._exceptions import ConfigurationError, NotFoundError
 from langchain_toolrouter.wire import models as m
 from langchain_toolrouter.wire import operations as ops
 from langchain_toolrouter.wire.codec import (

@@ -2,27 +2,27 @@
 
 Uploads and downloads go through presigned URLs: the service hands out a URL, and the bytes
 travel to or from storage with a separate HTTP client that never carries the API key
-(`_presigned`). Paths are relative to the mount (`"reports/q1.csv"`); a leading `/` is
-dropped, as the service does.
+(`_session.presigned`). Paths are relative to the mount (`"reports/q1.csv"`); a leading `/` is
+dropped, as the service does. In async code, local files are read and written on a worker
+thread, never on the event loop.
 """
 
 from __future__ import annotations
 
+import asyncio
 import mimetypes
 import os
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, overload
 
-from langchain_toolrouter._session.flows import (
-    Flow,
-    GetBytes,
-    PutBytes,
-    call,
-    pages,
-    run_async,
-    run_sync,
+from langchain_toolrouter._session.faces import AsyncFace, Face, SyncFace, run_sync
+from langchain_toolrouter._session.presigned import (
+    DEFAULT_MAX_DOWNLOAD_BYTES,
+    aget_bytes,
+    aput_bytes,
+    get_bytes,
+    put_bytes,
 )
-from langchain_toolrouter._session.presigned import DEFAULT_MAX_DOWNLOAD_BYTES
 from langchain_toolrouter.client import ToolRouterClient
 from langchain_toolrouter.types import MountItemList
 
@@ -54,9 +54,11 @@ def _remote_path(path: object, name: str = "remote_path") -> str:
     return cleaned
 
 
-def _upload_source(source: object, remote_path: object, mimetype: object) -> tuple[bytes, str, str]:
-    """The bytes, the mount path and the content type of an upload (each argument checked:
-    they come from callers' code, typed or not)."""
+def _upload_source(
+    source: object, remote_path: object, mimetype: object
+) -> tuple[bytes | Path, str, str]:
+    """The bytes (or the local file to read them from), the mount path and the content type of
+    an upload (each argument checked: they come from callers' code, typed or not)."""
     if not (remote_path is None or isinstance(remote_path, str)):
         msg = (
             f"remote_path must be a str, the file's path in the mount such as 'reports/q1.csv' "
@@ -80,7 +82,7 @@ def _upload_source(source: object, remote_path: object, mimetype: object) -> tup
                 f"the file's full path, e.g. {remote_path + 'data.bin'!r}"
             )
             raise ValueError(msg)
-        data = bytes(source)
+        data: bytes | Path = bytes(source)
         guess_from = remote_path
     else:
         if not isinstance(source, str | os.PathLike):
@@ -103,7 +105,7 @@ def _upload_source(source: object, remote_path: object, mimetype: object) -> tup
             if isinstance(source, str):
                 msg += "; to upload text itself, pass text.encode() with remote_path=..."
             raise FileNotFoundError(msg)
-        data = local.read_bytes()
+        data = local
         if not remote_path:
             remote_path = local.name
         elif remote_path.endswith("/"):  # a folder of the mount: the file keeps its name
@@ -152,17 +154,46 @@ def _is_folder_spelling(to: str | os.PathLike[str]) -> bool:
     )
 
 
-def _deliver(data: bytes, to: str | os.PathLike[str] | None, remote: str) -> bytes | Path:
-    """The bytes, or the local file written: `to` itself, or the mount file's name inside
-    `to` when it is a folder (an existing one, or one spelled with a trailing `/`, created)."""
-    if to is None:
-        return data
+def _deliver(data: bytes, to: str | os.PathLike[str], remote: str) -> Path:
+    """The local file written: `to` itself, or the mount file's name inside `to` when it is a
+    folder (an existing one, or one spelled with a trailing `/`, created)."""
     target = Path(to)
     if target.is_dir() or _is_folder_spelling(to):
         target = target / PurePosixPath(remote).name
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(data)
     return target
+
+
+async def _adeliver(data: bytes, to: str | os.PathLike[str], remote: str) -> Path:
+    """Async twin of `_deliver`: on a worker thread, off the event loop."""
+    return await asyncio.to_thread(_deliver, data, to, remote)
+
+
+def _read(source: bytes | Path) -> bytes:
+    """The bytes of an upload: given, or read from the local file."""
+    return source if isinstance(source, bytes) else source.read_bytes()
+
+
+async def _aread(source: bytes | Path) -> bytes:
+    """Async twin of `_read`: a file is read on a worker thread, off the event loop."""
+    return source if isinstance(source, bytes) else await asyncio.to_thread(source.read_bytes)
+
+
+def _put(rt: Runtime, url: str, data: bytes, content_type: str) -> None:
+    put_bytes(url, data, content_type, http_client=rt.storage_client)
+
+
+async def _aput(rt: Runtime, url: str, data: bytes, content_type: str) -> None:
+    await aput_bytes(url, data, content_type, http_client=rt.astorage_client)
+
+
+def _get(rt: Runtime, url: str, max_bytes: int) -> bytes:
+    return get_bytes(url, max_bytes=max_bytes, http_client=rt.storage_client)
+
+
+async def _aget(rt: Runtime, url: str, max_bytes: int) -> bytes:
+    return await aget_bytes(url, max_bytes=max_bytes, http_client=rt.astorage_client)
 
 
 class SessionFiles:
@@ -180,21 +211,19 @@ class SessionFiles:
 
     def list(self, prefix: str | None = None) -> MountItemList:
         """Every file of the mount (all pages), optionally under a path prefix."""
-        return run_sync(self._list(prefix), self._rt)
+        _check_prefix(prefix)
+        items = self._rt.client.iter_mount_items(
+            self.session_id, mount_id=self.mount_id, prefix=prefix
+        )
+        return MountItemList(items)
 
     async def alist(self, prefix: str | None = None) -> MountItemList:
         """Async twin of `list`."""
-        return await run_async(self._list(prefix), self._rt)
-
-    def _list(self, prefix: str | None) -> Flow[MountItemList]:
         _check_prefix(prefix)
-        items = yield from pages(
-            ToolRouterClient.iter_mount_items,
-            self.session_id,
-            mount_id=self.mount_id,
-            prefix=prefix,
+        items = self._rt.aclient.iter_mount_items(
+            self.session_id, mount_id=self.mount_id, prefix=prefix
         )
-        return MountItemList(items)
+        return MountItemList([item async for item in items])
 
     def upload(
         self,
@@ -217,7 +246,7 @@ class SessionFiles:
             ValueError: no `remote_path` for bytes, an empty one or one leaving the mount.
             FileNotFoundError: no such local file; IsADirectoryError: `source` is a folder.
         """
-        return run_sync(self._upload(source, remote_path, mimetype), self._rt)
+        return run_sync(self._upload(SyncFace(self._rt), source, remote_path, mimetype))
 
     async def aupload(
         self,
@@ -226,19 +255,22 @@ class SessionFiles:
         *,
         mimetype: str | None = None,
     ) -> str:
-        """Async twin of `upload` (the local file is read on the calling thread)."""
-        return await run_async(self._upload(source, remote_path, mimetype), self._rt)
+        """Async twin of `upload` (the local file is read on a worker thread)."""
+        return await self._upload(AsyncFace(self._rt), source, remote_path, mimetype)
 
-    def _upload(self, source: object, remote_path: object, mimetype: object) -> Flow[str]:
-        data, path, content_type = _upload_source(source, remote_path, mimetype)
-        target = yield from call(
+    async def _upload(
+        self, face: Face, source: object, remote_path: object, mimetype: object
+    ) -> str:
+        given, path, content_type = _upload_source(source, remote_path, mimetype)
+        data = await face.run(_read, _aread, given)
+        target = await face.call(
             ToolRouterClient.create_upload_url,
             self.session_id,
             path,
             mimetype=content_type,
             mount_id=self.mount_id,
         )
-        yield PutBytes(target.upload_url, data, content_type)
+        await face.run(_put, _aput, face.rt, target.upload_url, data, content_type)
         return target.mount_relative_path or path
 
     @overload
@@ -273,7 +305,7 @@ class SessionFiles:
             ValueError: an empty `remote_path`, one leaving the mount, or a negative
                 `max_bytes`; nothing is requested.
         """
-        return run_sync(self._download(remote_path, to, max_bytes), self._rt)
+        return run_sync(self._download(SyncFace(self._rt), remote_path, to, max_bytes))
 
     @overload
     async def adownload(
@@ -296,21 +328,23 @@ class SessionFiles:
         *,
         max_bytes: int = DEFAULT_MAX_DOWNLOAD_BYTES,
     ) -> bytes | Path:
-        """Async twin of `download`."""
-        return await run_async(self._download(remote_path, to, max_bytes), self._rt)
+        """Async twin of `download` (the local file is written on a worker thread)."""
+        return await self._download(AsyncFace(self._rt), remote_path, to, max_bytes)
 
-    def _download(
-        self, remote_path: str, to: str | os.PathLike[str] | None, max_bytes: int
-    ) -> Flow[bytes | Path]:
+    async def _download(
+        self, face: Face, remote_path: str, to: str | os.PathLike[str] | None, max_bytes: int
+    ) -> bytes | Path:
         _check_download(to, max_bytes)
-        url = yield from call(
+        url = await face.call(
             ToolRouterClient.create_download_url,
             self.session_id,
             _remote_path(remote_path),
             mount_id=self.mount_id,
         )
-        data: bytes = yield GetBytes(url.download_url, max_bytes)
-        return _deliver(data, to, remote_path)
+        data = await face.run(_get, _aget, face.rt, url.download_url, max_bytes)
+        if to is None:
+            return data
+        return await face.run(_deliver, _adeliver, data, to, remote_path)
 
     def delete(self, remote_path: str) -> None:
         """Delete a file (deleting a missing file also succeeds)."""

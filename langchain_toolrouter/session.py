@@ -1,16 +1,15 @@
 """`ToolRouter` (the entry point) and `ToolRouterSession` (one session's tools, search, links,
 files and proxy).
 
-Both are thin faces: each method builds a flow (`_session.flows`) or a call (`_session.calls`)
-and runs it, sync methods with the sync client and `a*` methods with the async one, natively:
-no event loop is started or borrowed, so the sync API also works inside a running loop
-(Jupyter). Sessions receive the router's `Runtime` (clients and settings), never the router.
+Both are thin faces. A one-request method is a pair of twins, the sync one with the sync
+client and the `a*` one with the async client, natively; a method of several requests runs a
+flow written once (`_session.faces`): no event loop is started or borrowed, so the sync API also
+works inside a running loop (Jupyter). Sessions are made by `_session.sessions` and receive the
+router's `Runtime` (clients and settings), never the router.
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
@@ -18,37 +17,35 @@ from typing import TYPE_CHECKING, Any, Literal
 import httpx
 from pydantic import SecretStr
 
-from langchain_toolrouter._arguments import (
-    check_integer,
-    check_number,
-    check_text,
-    unknown_arguments,
-)
+from langchain_toolrouter._answers import DEFAULT_MAX_CONTENT_CHARS
+from langchain_toolrouter._arguments import check_number, check_text
 from langchain_toolrouter._config import UNSET, TimeoutTypes, Unset
 from langchain_toolrouter._display import html_table, text_table
-from langchain_toolrouter._session import connect
-from langchain_toolrouter._session.builder import ToolBuilder, full_schema
-from langchain_toolrouter._session.calls import SessionCalls, is_meta
-from langchain_toolrouter._session.customs import CustomRegistry, CustomToolInput
-from langchain_toolrouter._session.flows import Flow, call, pages, run_async, run_sync
-from langchain_toolrouter._session.loop_clients import LoopClients
-from langchain_toolrouter._session.per_user import UserSessions, UserToolCall, options_key
-from langchain_toolrouter._session.render import DEFAULT_MAX_CONTENT_CHARS
-from langchain_toolrouter._session.runtime import (
+from langchain_toolrouter._exceptions import ConfigurationError, ToolSearchError
+from langchain_toolrouter._session import sessions
+from langchain_toolrouter._session.builder import full_schema
+from langchain_toolrouter._session.calls import is_meta
+from langchain_toolrouter._session.connections import (
     ConnectionPolicy,
     OnConnectionRequired,
-    Runtime,
-    ToolOptions,
     connection_policy,
+    wait_until_connected,
 )
-from langchain_toolrouter._session.session_args import session_request
+from langchain_toolrouter._session.faces import AsyncFace, Face, SyncFace, run_sync
+from langchain_toolrouter._session.loop_clients import LoopClients
+from langchain_toolrouter._session.runtime import Runtime, ToolOptions
+from langchain_toolrouter._session.sessions import (
+    TOOLS_PAGE,
+    Creation,
+    OpenSession,
+)
 from langchain_toolrouter.client import (
     AsyncToolRouterClient,
     ToolRouterClient,
     _check_http_client,
 )
 from langchain_toolrouter.custom_tools import CustomTool
-from langchain_toolrouter.errors import ConfigurationError, ToolSearchError
+from langchain_toolrouter.custom_tools._registry import CustomRegistry, CustomToolInput
 from langchain_toolrouter.files import SessionFiles
 from langchain_toolrouter.schema import ConversionOptions
 from langchain_toolrouter.search import ToolRetriever, ToolSearch
@@ -74,11 +71,6 @@ __all__ = ["ToolRouter", "ToolRouterSession"]
 GET_TOOL_SCHEMAS = "COMPOSIO_GET_TOOL_SCHEMAS"
 SCHEMA_USER_ID = "langchain-toolrouter-schema"
 """The user of the session `per_user_tools` reads the tool schemas from, unless told another."""
-_SESSION_OPTIONS = (
-    *("toolkits", "tools", "tags", "auth_configs", "connected_accounts", "manage_connections"),
-    *("workbench", "preload", "search", "multi_execute", "multi_account", "experimental"),
-)
-_TOOLS_PAGE = 500
 
 
 # --------------------------------------------------------------------------- router
@@ -183,7 +175,7 @@ class ToolRouter:
         connection_timeout: float = 300.0,
         on_link: Callable[[ConnectionRequest], Any] | None = None,
     ) -> None:
-        connection = connection_policy(
+        self._connection = connection_policy(
             ConnectionPolicy(),
             on_connection_required=on_connection_required,
             connection_timeout=connection_timeout,
@@ -223,7 +215,6 @@ class ToolRouter:
                 schema_options=schema_options,
                 max_content_chars=max_content_chars,
                 raise_errors=raise_errors,
-                connection=connection,
             ),
         )
 
@@ -364,24 +355,10 @@ class ToolRouter:
             on_connection_required, connection_timeout, on_link: This session's own
                 connection handling (default: the router's; see `ToolRouter`).
         """
-        registry = CustomRegistry(custom_tools or ())
-        options = {
-            "toolkits": toolkits,
-            "tools": tools,
-            "tags": tags,
-            "auth_configs": auth_configs,
-            "connected_accounts": connected_accounts,
-            "manage_connections": manage_connections,
-            "workbench": workbench,
-            "preload": preload,
-            "search": search,
-            "multi_execute": multi_execute,
-            "multi_account": multi_account,
-            "experimental": experimental,
-        }
-        policy = self._policy(on_connection_required, connection_timeout, on_link)
-        session = run_sync(_create(user_id, registry, options), self._rt)
-        return ToolRouterSession(self._rt, session, registry, policy)
+        options = locals()  # the session options are picked by name (SESSION_OPTIONS)
+        creation = self._creation(custom_tools, on_connection_required, connection_timeout, on_link)
+        body = creation.body(user_id, options)
+        return ToolRouterSession(creation.opened(self._rt.client.create_session(body)))
 
     async def acreate_session(
         self,
@@ -405,24 +382,10 @@ class ToolRouter:
         on_link: Callable[[ConnectionRequest], Any] | None = None,
     ) -> ToolRouterSession:
         """Async twin of `create_session`."""
-        registry = CustomRegistry(custom_tools or ())
-        options = {
-            "toolkits": toolkits,
-            "tools": tools,
-            "tags": tags,
-            "auth_configs": auth_configs,
-            "connected_accounts": connected_accounts,
-            "manage_connections": manage_connections,
-            "workbench": workbench,
-            "preload": preload,
-            "search": search,
-            "multi_execute": multi_execute,
-            "multi_account": multi_account,
-            "experimental": experimental,
-        }
-        policy = self._policy(on_connection_required, connection_timeout, on_link)
-        session = await run_async(_create(user_id, registry, options), self._rt)
-        return ToolRouterSession(self._rt, session, registry, policy)
+        options = locals()  # the session options are picked by name (SESSION_OPTIONS)
+        creation = self._creation(custom_tools, on_connection_required, connection_timeout, on_link)
+        body = creation.body(user_id, options)
+        return ToolRouterSession(creation.opened(await self._rt.aclient.create_session(body)))
 
     def get_session(
         self,
@@ -439,11 +402,15 @@ class ToolRouter:
         maps their slugs); under v3 it kept them, and the session is read (attach is a v3.1
         operation).
         """
-        registry = CustomRegistry(custom_tools or ())
-        policy = self._policy(on_connection_required, connection_timeout, on_link)
-        session = run_sync(_resume(session_id, registry, self.api_version), self._rt)
-        _warn_echo_mismatch(registry, session)
-        return ToolRouterSession(self._rt, session, registry, policy)
+        creation = self._creation(custom_tools, on_connection_required, connection_timeout, on_link)
+        inline = creation.inline()
+        if inline is None:
+            session = self._rt.client.get_session(session_id)
+        else:
+            session = self._rt.client.attach(
+                session_id, custom_tools=inline.custom_tools, custom_toolkits=inline.custom_toolkits
+            )
+        return ToolRouterSession(_resumed(creation, session))
 
     async def aget_session(
         self,
@@ -455,11 +422,15 @@ class ToolRouter:
         on_link: Callable[[ConnectionRequest], Any] | None = None,
     ) -> ToolRouterSession:
         """Async twin of `get_session`."""
-        registry = CustomRegistry(custom_tools or ())
-        policy = self._policy(on_connection_required, connection_timeout, on_link)
-        session = await run_async(_resume(session_id, registry, self.api_version), self._rt)
-        _warn_echo_mismatch(registry, session)
-        return ToolRouterSession(self._rt, session, registry, policy)
+        creation = self._creation(custom_tools, on_connection_required, connection_timeout, on_link)
+        inline = creation.inline()
+        if inline is None:
+            session = await self._rt.aclient.get_session(session_id)
+        else:
+            session = await self._rt.aclient.attach(
+                session_id, custom_tools=inline.custom_tools, custom_toolkits=inline.custom_toolkits
+            )
+        return ToolRouterSession(_resumed(creation, session))
 
     def per_user_tools(
         self,
@@ -506,14 +477,13 @@ class ToolRouter:
         Raises:
             TypeError: an unknown session option (named, with the closest known one).
         """
-        flow = self._per_user(
-            custom_tools,
-            (on_connection_required, connection_timeout, on_link),
-            session_store,
-            (max_sessions, session_max_age, schema_user_id),
-            session_options,
+        creation = self._creation(custom_tools, on_connection_required, connection_timeout, on_link)
+        limits = (max_sessions, session_max_age, schema_user_id)
+        return run_sync(
+            sessions.per_user_tools(
+                SyncFace(self._rt), creation, session_store, limits, session_options
+            )
         )
-        return run_sync(flow, self._rt)
 
     async def aper_user_tools(
         self,
@@ -529,104 +499,35 @@ class ToolRouter:
         **session_options: Any,
     ) -> ToolList:
         """Async twin of `per_user_tools`."""
-        flow = self._per_user(
-            custom_tools,
-            (on_connection_required, connection_timeout, on_link),
-            session_store,
-            (max_sessions, session_max_age, schema_user_id),
-            session_options,
+        creation = self._creation(custom_tools, on_connection_required, connection_timeout, on_link)
+        limits = (max_sessions, session_max_age, schema_user_id)
+        return await sessions.per_user_tools(
+            AsyncFace(self._rt), creation, session_store, limits, session_options
         )
-        return await run_async(flow, self._rt)
 
-    def _per_user(
+    def _creation(
         self,
         custom_tools: Iterable[CustomToolInput] | None,
-        connection: tuple[object, object, object],
-        store: Any,
-        limits: tuple[object, object, object],
-        options: dict[str, Any],
-    ) -> Flow[ToolList]:
-        """Make the schema session, list its tools, and build them on a `UserSessions`."""
-        unknown_arguments("per_user_tools", options, _SESSION_OPTIONS)
-        if store is not None and not all(
-            callable(getattr(store, name, None)) for name in ("get", "put", "aget", "aput")
-        ):
-            msg = (
-                "session_store must be a LangGraph BaseStore (e.g. "
-                "langgraph.store.memory.InMemoryStore()), or None; got "
-                f"{type(store).__name__}"
-            )
-            raise TypeError(msg)
-        max_sessions = check_integer("max_sessions", limits[0], minimum=1)
-        max_age = check_number("session_max_age (seconds)", limits[1], minimum=0, infinite=True)
-        schema_user = check_text("schema_user_id", limits[2], hint="a user id")
+        mode: object,
+        timeout: object,
+        on_link: object,
+    ) -> Creation:
+        """A session about to be made or resumed, with these custom tools and connections."""
         registry = CustomRegistry(custom_tools or ())
-        policy = self._policy(*connection)
-        inline = registry.inline()
-        settings = self._rt.client.settings
-        key = options_key(
-            {
-                **session_request(schema_user, **options),
-                "custom": inline and inline.to_wire(),
-                # Sessions belong to one project of one service: a store shared by several
-                # must not hand one's session ids to another (a digest, never the key itself).
-                "service": settings.base_url,
-                "project": hashlib.sha256(settings.api_key.get_secret_value().encode()).hexdigest(),
-            }
-        )
-        api_version = self.api_version
-        sessions = UserSessions(
-            self._rt,
-            create=lambda user: _create(user, registry, options),
-            resume=lambda session_id: _resume(session_id, registry, api_version),
-            registry=registry,
-            options_key=key,
-            policy=policy,
-            max_sessions=max_sessions,
-            max_age=max_age,
-            store=store,
-        )
-        template = yield from _create(schema_user, registry, options)
-        schemas = yield from pages(
-            ToolRouterClient.iter_tools, template.session_id, limit=_TOOLS_PAGE
-        )
-        builder = ToolBuilder(self._rt, functools.partial(UserToolCall, sessions), registry, None)
-        return builder.listed(schemas, registry.preloaded())
-
-    def _policy(self, mode: object, timeout: object, on_link: object) -> ConnectionPolicy:
-        return connection_policy(
-            self._rt.tools.connection,
+        policy = connection_policy(
+            self._connection,
             on_connection_required=mode,
             connection_timeout=timeout,
             on_link=on_link,
         )
+        return Creation(self._rt, registry, policy)
 
 
-def _create(user_id: str, registry: CustomRegistry, options: dict[str, Any]) -> Flow[m.Session]:
-    """Create a session with the custom tools' definitions inline; take their final slugs."""
-    body = session_request(user_id, **options)
-    inline = registry.inline()
-    if inline is not None:
-        body["experimental"] = {**body.get("experimental", {}), **inline.to_wire()}
-    session = yield from call(ToolRouterClient.create_session, body)
-    registry.apply_echo(session.experimental)
-    return session
-
-
-def _resume(session_id: str, registry: CustomRegistry, api_version: str) -> Flow[m.Session]:
-    """Read a session back, or attach the custom tools under v3.1 (the service keeps none)."""
-    inline = registry.inline() if api_version == "v3.1" else None
-    if inline is not None:
-        session = yield from call(
-            ToolRouterClient.attach,
-            session_id,
-            custom_tools=inline.custom_tools,
-            custom_toolkits=inline.custom_toolkits,
-        )
-    else:
-        session = yield from call(ToolRouterClient.get_session, session_id)
-    registry.apply_echo(session.experimental)
-    return session
+def _resumed(creation: Creation, session: m.Session) -> OpenSession:
+    """A resumed session, with a warning when its custom tools are not the ones passed."""
+    opened = creation.opened(session)
+    _warn_echo_mismatch(creation.registry, session)
+    return opened
 
 
 # --------------------------------------------------------------------------- session
@@ -641,19 +542,13 @@ class ToolRouterSession:
         files: The session's files (`SessionFiles`).
     """
 
-    def __init__(
-        self,
-        rt: Runtime,
-        session: m.Session,
-        registry: CustomRegistry,
-        policy: ConnectionPolicy | None = None,
-    ) -> None:
-        self._rt = rt
-        self._session = session
-        self._registry = registry
-        self._calls = SessionCalls(rt, session.session_id, session.config.user_id, registry, policy)
-        self._tools = ToolBuilder(rt, self._calls.tool, registry, session.session_id)
-        self.files = SessionFiles(rt, session.session_id)
+    def __init__(self, opened: OpenSession) -> None:
+        self._rt = opened.rt
+        self._session = opened.session
+        self._registry = opened.registry
+        self._calls = opened.calls
+        self._tools = opened.tools
+        self.files = SessionFiles(opened.rt, opened.session.session_id)
 
     # ------------------------------------------------------------------ facts
 
@@ -712,21 +607,24 @@ class ToolRouterSession:
         plus the custom tools: the preloaded ones by default (the others are found through
         search, as on the service), or all of them with `include_custom="all"`.
         """
-        return run_sync(self._listed(include_custom), self._rt)
+        customs = self._customs(include_custom)
+        schemas = self._rt.client.iter_tools(self.session_id, limit=TOOLS_PAGE)
+        return self._tools.listed(schemas, customs)
 
     async def aget_tools(
         self, *, include_custom: Literal["preloaded", "all"] = "preloaded"
     ) -> ToolList:
         """Async twin of `get_tools`."""
-        return await run_async(self._listed(include_custom), self._rt)
+        customs = self._customs(include_custom)
+        schemas = self._rt.aclient.iter_tools(self.session_id, limit=TOOLS_PAGE)
+        return self._tools.listed([schema async for schema in schemas], customs)
 
-    def _listed(self, include_custom: Literal["preloaded", "all"]) -> Flow[ToolList]:
+    def _customs(self, include_custom: object) -> Sequence[CustomTool]:
+        """The custom tools `get_tools` lists."""
         if include_custom not in ("preloaded", "all"):
             msg = f"include_custom must be 'preloaded' or 'all', got {include_custom!r}"
             raise ValueError(msg)
-        schemas = yield from pages(ToolRouterClient.iter_tools, self.session_id, limit=_TOOLS_PAGE)
-        customs = self._registry.tools if include_custom == "all" else self._registry.preloaded()
-        return self._tools.listed(schemas, customs)
+        return self._registry.tools if include_custom == "all" else self._registry.preloaded()
 
     def as_toolkit(
         self, *, include: Sequence[str] | None = None, exclude: Sequence[str] = ()
@@ -741,21 +639,24 @@ class ToolRouterSession:
         Raises:
             LookupError: the session has no such tool.
         """
-        return run_sync(self._one_tool(slug), self._rt)
+        return run_sync(self._one_tool(SyncFace(self._rt), slug))
 
     async def atool(self, slug: str) -> ToolRouterTool:
         """Async twin of `tool`."""
-        return await run_async(self._one_tool(slug), self._rt)
+        return await self._one_tool(AsyncFace(self._rt), slug)
 
-    def _one_tool(self, slug: str) -> Flow[ToolRouterTool]:
+    async def _one_tool(self, face: Face, slug: str) -> ToolRouterTool:
         check_text("the tool slug", slug, hint="e.g. 'GITHUB_CREATE_AN_ISSUE'")
         built = self._tools.known(slug)
         reason = None
         if built is False and is_meta(slug):
-            yield from self._listed("preloaded")
+            schemas = await face.pages(
+                ToolRouterClient.iter_tools, self.session_id, limit=TOOLS_PAGE
+            )
+            self._tools.listed(schemas, self._registry.preloaded())
             built = self._tools.known(slug)
         elif built is False:
-            result = yield from call(
+            result = await face.call(
                 ToolRouterClient.execute_meta,
                 self.session_id,
                 GET_TOOL_SCHEMAS,
@@ -801,8 +702,9 @@ class ToolRouterSession:
         Raises:
             ToolSearchError: the service's search failed for the query.
         """
-        flow = self._search(query, known_fields, include_related, model)
-        return run_sync(flow, self._rt)
+        return run_sync(
+            self._search(SyncFace(self._rt), query, known_fields, include_related, model)
+        )
 
     async def asearch_tools(
         self,
@@ -813,12 +715,16 @@ class ToolRouterSession:
         model: str | None = None,
     ) -> ToolSearchResult:
         """Async twin of `search_tools`."""
-        flow = self._search(query, known_fields, include_related, model)
-        return await run_async(flow, self._rt)
+        return await self._search(AsyncFace(self._rt), query, known_fields, include_related, model)
 
-    def _search(
-        self, query: str, known_fields: str | None, include_related: bool, model: str | None
-    ) -> Flow[ToolSearchResult]:
+    async def _search(
+        self,
+        face: Face,
+        query: str,
+        known_fields: str | None,
+        include_related: bool,
+        model: str | None,
+    ) -> ToolSearchResult:
         """Search, then fetch the schemas the answer left out, then build the tools."""
         # Refused as ToolSearch refuses it: a blank use case finds nothing meaningful.
         entry: dict[str, Any] = {
@@ -828,7 +734,7 @@ class ToolRouterSession:
             entry["known_fields"] = check_text(
                 "known_fields", known_fields, hint="e.g. 'repo:hello-world, owner:alice'"
             )
-        response = yield from call(
+        response = await face.call(
             ToolRouterClient.search,
             self.session_id,
             [entry],
@@ -851,7 +757,7 @@ class ToolRouterSession:
         ]
         fetched: dict[str, m.SearchToolSchema] = {}
         if missing:
-            result = yield from call(
+            result = await face.call(
                 ToolRouterClient.execute_meta,
                 self.session_id,
                 GET_TOOL_SCHEMAS,
@@ -899,8 +805,10 @@ class ToolRouterSession:
     ) -> ToolkitList:
         """The session's toolkits (every page) with the user's connection state."""
         slugs = _check_toolkit_filters(connected, search, toolkits)
-        flow = connect.toolkits(self.session_id, connected=connected, search=search, slugs=slugs)
-        return run_sync(flow, self._rt)
+        items = self._rt.client.iter_toolkits(
+            self.session_id, is_connected=connected, search=search, toolkits=slugs
+        )
+        return ToolkitList.from_items(items)
 
     async def atoolkits(
         self,
@@ -911,8 +819,10 @@ class ToolRouterSession:
     ) -> ToolkitList:
         """Async twin of `toolkits`."""
         slugs = _check_toolkit_filters(connected, search, toolkits)
-        flow = connect.toolkits(self.session_id, connected=connected, search=search, slugs=slugs)
-        return await run_async(flow, self._rt)
+        items = self._rt.aclient.iter_toolkits(
+            self.session_id, is_connected=connected, search=search, toolkits=slugs
+        )
+        return ToolkitList.from_items([item async for item in items])
 
     def authorize(
         self, toolkit: str, *, callback_url: str | None = None, alias: str | None = None
@@ -922,24 +832,19 @@ class ToolRouterSession:
         Raises:
             ValueError: the toolkit is not part of the session.
         """
-        return run_sync(self._authorize(toolkit, callback_url, alias), self._rt)
+        self._check_in_session(toolkit)
+        response = self._rt.client.create_link(
+            self.session_id, toolkit, callback_url=callback_url, alias=alias
+        )
+        return ConnectionLink.from_response(toolkit, response)
 
     async def aauthorize(
         self, toolkit: str, *, callback_url: str | None = None, alias: str | None = None
     ) -> ConnectionLink:
         """Async twin of `authorize`."""
-        return await run_async(self._authorize(toolkit, callback_url, alias), self._rt)
-
-    def _authorize(
-        self, toolkit: str, callback_url: str | None, alias: str | None
-    ) -> Flow[ConnectionLink]:
         self._check_in_session(toolkit)
-        response = yield from call(
-            ToolRouterClient.create_link,
-            self.session_id,
-            toolkit,
-            callback_url=callback_url,
-            alias=alias,
+        response = await self._rt.aclient.create_link(
+            self.session_id, toolkit, callback_url=callback_url, alias=alias
         )
         return ConnectionLink.from_response(toolkit, response)
 
@@ -972,22 +877,24 @@ class ToolRouterSession:
             ConnectionFailedError: the account ended `FAILED` or `EXPIRED` (no use waiting).
             ConnectionTimeoutError: not connected after `timeout` seconds.
         """
-        return run_sync(self._wait(toolkit, timeout, poll_interval), self._rt)
+        return run_sync(self._wait(SyncFace(self._rt), toolkit, timeout, poll_interval))
 
     async def await_for_connection(
         self, toolkit: str, *, timeout: float = 120.0, poll_interval: float = 1.0
     ) -> ToolkitInfo:
         """Async twin of `wait_for_connection`."""
-        return await run_async(self._wait(toolkit, timeout, poll_interval), self._rt)
+        return await self._wait(AsyncFace(self._rt), toolkit, timeout, poll_interval)
 
-    def _wait(self, toolkit: str, timeout: float, poll_interval: float) -> Flow[ToolkitInfo]:
+    async def _wait(
+        self, face: Face, toolkit: str, timeout: float, poll_interval: float
+    ) -> ToolkitInfo:
         check_number("timeout (seconds)", timeout, minimum=0, infinite=True)
         check_number("poll_interval (seconds)", poll_interval, positive=True)
         self._check_in_session(toolkit)
-        info = yield from connect.wait_until_connected(
-            self.session_id, toolkit, timeout=timeout, poll_interval=poll_interval
+        info = await wait_until_connected(
+            face, self.session_id, toolkit, timeout=timeout, poll_interval=poll_interval
         )
-        self._calls.forget_link(toolkit)
+        self._calls.connections.forget_link(toolkit)
         return info
 
     # ------------------------------------------------------------------ execution

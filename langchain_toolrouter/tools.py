@@ -53,10 +53,15 @@ from langchain_core.tools import BaseTool, ToolException
 from pydantic import BaseModel as PydanticBaseModel
 from pydantic import ConfigDict, Field, PrivateAttr, SkipValidation
 
-from langchain_toolrouter._session.answers import error_artifact
-from langchain_toolrouter._session.blocking import run_coroutine_sync
-from langchain_toolrouter._session.render import DEFAULT_MAX_CONTENT_CHARS, cut_text, render_content
-from langchain_toolrouter.errors import ToolArgumentsError, ToolExecutionError
+from langchain_toolrouter._answers import (
+    DEFAULT_MAX_CONTENT_CHARS,
+    ToolArgumentsError,
+    ToolExecutionError,
+    cut_text,
+    error_artifact,
+    render_content,
+)
+from langchain_toolrouter._blocking import run_coroutine_sync
 from langchain_toolrouter.schema import (
     ArgsValidationError,
     Conversion,
@@ -137,7 +142,7 @@ class CallableExecutor:
 
     def execute(self, payload: dict[str, Any]) -> ToolOutcome:
         """Call the sync callable; an async-only executor runs to completion on an event loop
-        of its own (as an async custom tool does: `_session.blocking`)."""
+        of its own (as an async custom tool does: `_blocking`)."""
         if self._func is None:
             afunc = cast("AsyncExecutorFn", self._afunc)
             return _as_outcome(run_coroutine_sync(lambda: _awaited(afunc(payload))))

@@ -15,6 +15,8 @@ step "mypy --strict"
 python -m mypy
 step "imports: every module loads, and the runtime path never loads the emulator"
 python scripts/check_imports.py
+step "imports: only down the layers (import-linter contracts in pyproject.toml, none ignored)"
+lint-imports --no-cache
 step "docs: mkdocs build --strict"
 # No --quiet: it drops warnings before --strict counts them, so the build would pass with them.
 NO_MKDOCS_2_WARNING=1 python -m mkdocs build --strict --site-dir "$(mktemp -d)"

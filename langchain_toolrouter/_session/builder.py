@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from langchain_toolrouter._session.calls import is_meta
-from langchain_toolrouter._session.customs import CustomRegistry
 from langchain_toolrouter._session.runtime import Runtime
 from langchain_toolrouter.custom_tools import CustomTool
+from langchain_toolrouter.custom_tools._registry import CustomRegistry
 from langchain_toolrouter.schema import SchemaConversionError
 from langchain_toolrouter.tools import ToolExecutor, ToolRouterTool, tool_name_for
 from langchain_toolrouter.types import ToolList

@@ -21,7 +21,7 @@ import weakref
 from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, field
 
-from langchain_toolrouter._session.blocking import running_loop
+from langchain_toolrouter._blocking import running_loop
 from langchain_toolrouter.client import AsyncToolRouterClient
 
 __all__ = ["LoopClients"]

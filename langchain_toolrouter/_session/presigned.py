@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from langchain_toolrouter.errors import FileTransferError
+from langchain_toolrouter._exceptions import FileTransferError
 
 __all__ = [
     "DEFAULT_MAX_DOWNLOAD_BYTES",

@@ -20,8 +20,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticSerializationError
 
 from langchain_toolrouter._config import UNSET, TimeoutTypes, ToolRouterSettings, Unset, to_timeout
-from langchain_toolrouter._version import __version__
-from langchain_toolrouter.errors import (
+from langchain_toolrouter._exceptions import (
     APIError,
     ConfigurationError,
     ConnectError,
@@ -34,6 +33,7 @@ from langchain_toolrouter.errors import (
     TransportError,
     error_class_for_status,
 )
+from langchain_toolrouter._version import __version__
 from langchain_toolrouter.wire.operations import Operation, TimeoutClass
 from langchain_toolrouter.wire.retry import retry_after_seconds
 

@@ -25,7 +25,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from langchain_toolrouter.errors import (
+from langchain_toolrouter._exceptions import (
     RateLimitError,
     ServerError,
     ToolRouterError,

@@ -177,7 +177,7 @@ def test_get_tools_lists_meta_preloaded_and_custom(router: ToolRouter, user: str
 def test_get_tools_walks_every_page(
     router: ToolRouter, server: EmulatorServer, monkeypatch: pytest.MonkeyPatch, user: str
 ) -> None:
-    monkeypatch.setattr(session_module, "_TOOLS_PAGE", 2)
+    monkeypatch.setattr(session_module, "TOOLS_PAGE", 2)
     session = new_session(router, user)
     tools = session.get_tools()
     assert len(tools) >= 5

@@ -21,6 +21,7 @@ EXPECTED_ALL = [
     "ToolRouterToolkit",
     "ToolSearch",
     "__version__",
+    "connect_links",
     "custom_tool",
 ]
 
@@ -56,6 +57,33 @@ def test_runtime_import_never_loads_the_emulator_the_demo_or_the_test_helpers() 
         "pytest",
     ):
         assert forbidden not in loaded, f"importing the library loaded {forbidden}"
+
+
+def test_the_wire_layer_loads_no_langchain() -> None:
+    """`wire/` is h11-shaped: requests and answers without I/O, and without LangChain. The
+    package's door loads its names lazily, so importing one layer loads only what it uses."""
+    for statement in (
+        "import langchain_toolrouter.wire",
+        "from langchain_toolrouter.wire import codec, models, operations, retry",
+        "import langchain_toolrouter.client",
+        "import langchain_toolrouter.emulator",
+    ):
+        loaded = _loaded_after(statement)
+        lc = sorted(m for m in loaded if m.split(".")[0] in ("langchain_core", "langchain"))
+        assert lc == [], f"{statement!r} loaded {lc[:5]}"
+
+
+def test_every_error_shows_under_its_public_door() -> None:
+    """Errors live below the layers that raise them and are shown (and pickled) as
+    `langchain_toolrouter.errors.X`, where the docs say to import them from."""
+    import langchain_toolrouter.errors as errors
+
+    for name in errors.__all__:
+        value = getattr(errors, name)
+        if isinstance(value, type) and not name.endswith(
+            ("ArgsValidationError", "SchemaConversionError")
+        ):
+            assert value.__module__ == "langchain_toolrouter.errors", name
 
 
 def test_the_testing_helpers_load_neither_the_emulator_nor_pytest() -> None:

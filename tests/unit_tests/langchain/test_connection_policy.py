@@ -1,5 +1,5 @@
 """Connection handling options, the user of a run, and answers that need a connection
-(no service: the flows run against scripted answers)."""
+(no service: the flows run against a scripted face)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,19 @@ import pytest
 from langchain_core.runnables.config import var_child_runnable_config
 
 from langchain_toolrouter import ToolRouter
-from langchain_toolrouter._session import calls as calls_module
-from langchain_toolrouter._session.flows import ClientCall, Interrupt, Notify
-from langchain_toolrouter._session.per_user import user_of_run
-from langchain_toolrouter._session.runtime import ConnectionPolicy, connection_policy
+from langchain_toolrouter._session import connections as connections_module
+from langchain_toolrouter._session.connections import (
+    ConnectionPolicy,
+    Connections,
+    connection_policy,
+)
+from langchain_toolrouter._session.faces import run_sync
+from langchain_toolrouter._session.sessions import user_of_run
 from langchain_toolrouter.errors import ConfigurationError, ToolNotConnectedError
 from langchain_toolrouter.types import ConnectionRequest, ToolOutcome
 from langchain_toolrouter.wire.models import ToolkitItem
+
+from .scripted_face import ScriptedFace
 
 BASE = ConnectionPolicy()
 
@@ -100,7 +106,7 @@ NEEDS = "No active connection for toolkit 'github' for user 'u'."
 
 
 def test_which_items_need_a_connection_and_whether_any_ran() -> None:
-    needs = calls_module._items_needing_connection
+    needs = connections_module.items_needing_connection
     assert needs(multi(("A", False, NEEDS), ("B", False, NEEDS))) == (["github"], False)
     assert needs(multi(("A", True, None), ("B", False, NEEDS))) == (["github"], True)
     assert needs(multi(("A", False, "boom"), ("B", False, NEEDS))) == (["github"], True)
@@ -109,7 +115,7 @@ def test_which_items_need_a_connection_and_whether_any_ran() -> None:
 
 
 def test_links_are_added_to_the_items_that_need_them() -> None:
-    linked = calls_module._with_links(
+    linked = connections_module.with_links(
         multi(("A", True, None), ("B", False, NEEDS)), {"github": "https://link"}
     )
     assert linked.data["connect_links"] == {"github": "https://link"}
@@ -128,75 +134,79 @@ def test_links_manage_connections_started() -> None:
             }
         },
     )
-    assert calls_module._initiated_links(outcome) == {"github": "https://gh"}
+    assert connections_module.initiated_links(outcome) == {"github": "https://gh"}
 
 
 def test_the_default_on_link_logs_one_warning(caplog: pytest.LogCaptureFixture) -> None:
     request = ConnectionRequest.of("T", {"github": "https://gh"}, user_id="u", session_id="s")
     with caplog.at_level(logging.WARNING, "langchain_toolrouter"):
-        calls_module._log_request(request)
+        connections_module._log_request(request)
     assert caplog.records[-1].getMessage() == (
         "Connect github to continue (T): open github: https://gh (user u)"
     )
     assert request.as_payload()["type"] == "connection_required"
 
 
-def wait_flow(mode: str, answer: Any) -> tuple[list[Any], BaseException | ToolOutcome]:
-    """`connect_then` of a session in `mode`, driven by hand: the effects it asked for, and
-    what it ended with."""
-    with ToolRouter(
-        api_key="ak_x", base_url="https://api.example.test", on_connection_required=mode
-    ) as router:
-        session_calls = calls_module.SessionCalls(
-            router._rt, "trs_1", "u", calls_module.CustomRegistry()
+def wait_flow(
+    mode: str, answer: Any, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[Any], BaseException | ToolOutcome]:
+    """`connect_then` of a session in `mode`, on a scripted face: what it did (the pause, the
+    link handed to `on_link`, the client calls), and what it ended with."""
+    did: list[Any] = []
+    monkeypatch.setattr(
+        connections_module, "interrupt", lambda value: did.append(("pause", value)) or answer
+    )
+    active = [
+        ToolkitItem.model_validate(
+            {
+                "slug": "github",
+                "name": "GitHub",
+                "connected_account": {"id": "ca", "status": "ACTIVE"},
+            }
         )
+    ]
+    face = ScriptedFace(answers=[active])
+    policy = connection_policy(
+        ConnectionPolicy(), on_connection_required=mode, on_link=lambda r: did.append(("link", r))
+    )
 
-        def retry() -> Any:
-            yield ClientCall(lambda: None, (), {})
-            return ToolOutcome(successful=True, data="ran")
+    async def retry() -> ToolOutcome:
+        did.extend(call.name for call in face.calls)  # the waits made before the call
+        did.append("retry")
+        return ToolOutcome(successful=True, data="ran")
 
-        flow = session_calls.connect_then("T", {"github": "https://gh"}, retry())
-        effects: list[Any] = [flow.send(None)]
-        active = [
-            ToolkitItem.model_validate(
-                {
-                    "slug": "github",
-                    "name": "GitHub",
-                    "connected_account": {"id": "ca", "status": "ACTIVE"},
-                }
-            )
-        ]
-        try:
-            effects.append(flow.send(answer))
-            while True:
-                effects.append(flow.send(active if isinstance(effects[-1], ClientCall) else None))
-        except StopIteration as stop:
-            return effects, stop.value
-        except ToolNotConnectedError as exc:
-            return effects, exc
+    connections = Connections("trs_1", "u", policy)
+    try:
+        ended: BaseException | ToolOutcome = run_sync(
+            connections.connect_then(face, "T", {"github": "https://gh"}, retry)  # type: ignore[arg-type]
+        )
+    except ToolNotConnectedError as exc:
+        ended = exc
+    return did, ended
 
 
-def test_interrupt_then_waits_then_runs_once() -> None:
+def test_interrupt_then_waits_then_runs_once(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("langgraph", reason="the interrupt mode needs the langgraph extra")
-    effects, ended = wait_flow("interrupt", True)
-    assert isinstance(effects[0], Interrupt)
-    assert effects[0].value["redirect_urls"] == {"github": "https://gh"}
+    did, ended = wait_flow("interrupt", True, monkeypatch)
+    assert did[0][0] == "pause"
+    assert did[0][1]["redirect_urls"] == {"github": "https://gh"}
+    assert did[1:] == ["iter_toolkits", "retry"]
     assert isinstance(ended, ToolOutcome)
     assert ended.data == "ran"
 
 
 @pytest.mark.parametrize("declined", [False, None, 0, {"connected": False}])
-def test_a_declined_interrupt_runs_nothing(declined: Any) -> None:
+def test_a_declined_interrupt_runs_nothing(declined: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("langgraph", reason="the interrupt mode needs the langgraph extra")
-    effects, ended = wait_flow("interrupt", declined)
-    assert len(effects) == 1
+    did, ended = wait_flow("interrupt", declined, monkeypatch)
+    assert [step[0] for step in did] == ["pause"]
     assert isinstance(ended, ToolNotConnectedError)
     assert "the user did not connect github" in str(ended)
     assert ended.redirect_url == "https://gh"
 
 
-def test_wait_hands_the_request_to_on_link_first() -> None:
-    effects, ended = wait_flow("wait", None)
-    assert isinstance(effects[0], Notify)
-    assert effects[0].value.toolkits == ("github",)
+def test_wait_hands_the_request_to_on_link_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    did, ended = wait_flow("wait", None, monkeypatch)
+    assert did[0][0] == "link"
+    assert did[0][1].toolkits == ("github",)
     assert isinstance(ended, ToolOutcome)

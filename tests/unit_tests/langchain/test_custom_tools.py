@@ -17,7 +17,6 @@ from langchain_core.tools import InjectedToolArg, InjectedToolCallId, Structured
 from langchain_core.tools import tool as lc_tool
 from pydantic import AfterValidator, BaseModel, Field
 
-from langchain_toolrouter._session.customs import CustomRegistry
 from langchain_toolrouter.custom_tools import (
     CustomTool,
     CustomToolContext,
@@ -26,6 +25,7 @@ from langchain_toolrouter.custom_tools import (
     final_slug,
     validate_slug,
 )
+from langchain_toolrouter.custom_tools._registry import CustomRegistry
 from langchain_toolrouter.errors import (
     AmbiguousSlugError,
     CustomSlugError,

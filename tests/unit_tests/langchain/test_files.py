@@ -3,6 +3,7 @@ what went wrong and how to fix it."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -140,6 +141,48 @@ async def test_async_twins_treat_a_trailing_slash_as_a_folder(
         assert saved == tmp_path / "new" / "report.csv"
         assert saved.read_text() == "a,b\n1,2\n"
         await router.aclose()
+
+
+async def test_async_twins_read_and_write_local_files_off_the_event_loop(
+    app_state: tuple[object, EmulatorState],
+    report: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A large file read or written on the loop would stall every other task: the async
+    twins do their local file I/O on a worker thread."""
+    threads: dict[str, int] = {}
+    read, write = Path.read_bytes, Path.write_bytes
+
+    def reading(path: Path) -> bytes:
+        if path == report:  # (the in-process emulator keeps its own files too)
+            threads["read"] = threading.get_ident()
+        return read(path)
+
+    def writing(path: Path, data: Any) -> int:
+        if path == tmp_path / "copy.csv":
+            threads["write"] = threading.get_ident()
+        return write(path, data)
+
+    monkeypatch.setattr(Path, "read_bytes", reading)
+    monkeypatch.setattr(Path, "write_bytes", writing)
+    app, _ = app_state
+    async with (
+        httpx.AsyncClient(transport=async_transport(app)) as http,  # type: ignore[arg-type]
+        httpx.AsyncClient(transport=async_transport(app)) as storage,  # type: ignore[arg-type]
+        ToolRouter(
+            api_key=DEFAULT_API_KEY,
+            base_url=BASE_URL,
+            async_http_client=http,
+            astorage_client=storage,
+        ) as router,
+    ):
+        session = await router.acreate_session("files-user", toolkits=["notes"])
+        await session.files.aupload(report, "reports/")
+        await session.files.adownload("reports/report.csv", to=tmp_path / "copy.csv")
+    loop_thread = threading.get_ident()
+    assert set(threads) == {"read", "write"}
+    assert loop_thread not in threads.values()
 
 
 # --------------------------------------------------------------------------- bad arguments

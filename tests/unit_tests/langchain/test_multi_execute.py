@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from langchain_toolrouter._session.customs import CustomRegistry
-from langchain_toolrouter._session.multi_execute import hint_unknown_local, merge, plan
 from langchain_toolrouter.custom_tools import custom_tool
+from langchain_toolrouter.custom_tools._multi_execute import hint_unknown_local, merge, plan
+from langchain_toolrouter.custom_tools._registry import CustomRegistry
 from langchain_toolrouter.types import ToolOutcome
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from langchain_toolrouter._session.render import compact_json, render_content
+from langchain_toolrouter._answers import compact_json, render_content
 from langchain_toolrouter.types import ToolOutcome
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_toolrouter._session.session_args import session_request
+from langchain_toolrouter._session.sessions import session_request
 from langchain_toolrouter.wire.models import SessionCreateRequest
 
 

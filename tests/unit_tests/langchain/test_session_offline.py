@@ -9,9 +9,11 @@ from typing import Any
 
 import pytest
 
-from langchain_toolrouter._session.customs import CustomRegistry
-from langchain_toolrouter._session.flows import ClientCall, Flow
+from langchain_toolrouter._session.connections import ConnectionPolicy
+from langchain_toolrouter._session.faces import run_sync
+from langchain_toolrouter._session.sessions import Creation
 from langchain_toolrouter.custom_tools import custom_tool
+from langchain_toolrouter.custom_tools._registry import CustomRegistry
 from langchain_toolrouter.errors import (
     ToolSearchError,
 )
@@ -28,6 +30,8 @@ from langchain_toolrouter.wire.models import (
     Session,
     ToolSchema,
 )
+
+from .scripted_face import ScriptedFace, Step
 
 
 @custom_tool
@@ -49,27 +53,24 @@ def session() -> Iterator[ToolRouterSession]:
                 "config": {"user_id": "u1", "toolkits": {"enabled": ["github"]}},
             }
         )
-        yield ToolRouterSession(router._rt, raw, CustomRegistry([finder]))
+        yield opened(router, raw, CustomRegistry([finder]))
+
+
+def opened(router: ToolRouter, raw: Session, registry: CustomRegistry) -> ToolRouterSession:
+    """The session of a service answer, made with no service."""
+    return ToolRouterSession(Creation(router._rt, registry, ConnectionPolicy()).opened(raw))
 
 
 def response(**fields: object) -> SearchResponse:
     return SearchResponse.model_validate(fields)
 
 
-def scripted(flow: Flow[Any], *answers: object) -> tuple[Any, list[ClientCall]]:
-    """Run a flow with no service: each client call it makes gets the next answer (an
-    exception is thrown in); returns what it returned and the calls it made."""
-    calls: list[ClientCall] = []
-    try:
-        effect = flow.send(None)
-        for answer in answers:
-            assert isinstance(effect, ClientCall)
-            calls.append(effect)
-            thrown = isinstance(answer, BaseException)
-            effect = flow.throw(answer) if thrown else flow.send(answer)
-    except StopIteration as stop:
-        return stop.value, calls
-    raise AssertionError(f"the flow asked for more than was scripted: {effect}")
+def scripted(flow: Any, *answers: object) -> tuple[Any, list[Step]]:
+    """Run a flow of the session with no service: each client call it makes gets the next
+    answer (an exception is raised); returns what it returned and the calls it made.
+    `flow(face)` makes the flow."""
+    face = ScriptedFace(answers=list(answers))
+    return run_sync(flow(face)), face.calls
 
 
 def test_search_answer_is_read_in_order_with_missing_schemas(session: ToolRouterSession) -> None:
@@ -88,13 +89,13 @@ def test_search_answer_is_read_in_order_with_missing_schemas(session: ToolRouter
     schemas = ExecuteResult(
         data={"tool_schemas": {"GITHUB_B": {"tool_slug": "GITHUB_B", "input_schema": {}}}}
     )
-    found, calls = scripted(session._search("q", None, True, None), answer, schemas)
-    assert [c.method.__name__ for c in calls] == ["search", "execute_meta"]
+    found, calls = scripted(lambda f: session._search(f, "q", None, True, None), answer, schemas)
+    assert [c.name for c in calls] == ["search", "execute_meta"]
     # the custom tool is known here and A came with its schema: only B is fetched
     assert calls[1].args[2] == {"tool_slugs": ["GITHUB_B"]}
     assert [t.slug for t in found] == ["GITHUB_A", "LOCAL_FINDER", "GITHUB_B"]
     assert found.primary == {"GITHUB_A", "LOCAL_FINDER"}
-    primary_only, calls = scripted(session._search("q", None, False, None), answer)
+    primary_only, calls = scripted(lambda f: session._search(f, "q", None, False, None), answer)
     assert [t.slug for t in primary_only] == ["GITHUB_A", "LOCAL_FINDER"]
     assert len(calls) == 1  # B is not wanted, so nothing is fetched
 
@@ -102,10 +103,10 @@ def test_search_answer_is_read_in_order_with_missing_schemas(session: ToolRouter
 def test_failed_search_is_an_error(session: ToolRouterSession) -> None:
     failed = response(success=False, error="1 out of 1 searches failed", results=[])
     with pytest.raises(ToolSearchError, match="1 out of 1 searches failed"):
-        scripted(session._search("q", None, True, None), failed)
+        scripted(lambda f: session._search(f, "q", None, True, None), failed)
     with pytest.raises(ToolSearchError, match="index unavailable"):
         scripted(
-            session._search("q", None, True, None),
+            lambda f: session._search(f, "q", None, True, None),
             response(results=[{"error": "index unavailable"}]),
         )
 
@@ -134,12 +135,12 @@ def test_safe_names_that_collide_keep_the_first_tool_and_say_so(
                 "config": {"user_id": "u1"},
             }
         )
-        session = ToolRouterSession(router._rt, raw, CustomRegistry())
+        session = opened(router, raw, CustomRegistry())
         schemas = [
             ToolSchema(slug=slug, description=slug, input_parameters={"type": "object"})
             for slug in ("GET.USER", "GET_USER", "GET_TEAM")
         ]
-        tools, _ = scripted(session._listed("preloaded"), schemas)
+        tools = session._tools.listed(schemas, ())
         assert [(t.name, t.slug) for t in tools] == [  # type: ignore[attr-defined]
             ("GET_USER", "GET.USER"),
             ("GET_TEAM", "GET_TEAM"),
@@ -154,7 +155,7 @@ def test_safe_names_that_collide_keep_the_first_tool_and_say_so(
                 for slug in ("GET_USER", "GET.USER")
             },
         )
-        found, _ = scripted(session._search("user", None, True, None), answer)
+        found, _ = scripted(lambda f: session._search(f, "user", None, True, None), answer)
         assert [t.slug for t in found] == ["GET_USER"]  # type: ignore[attr-defined]
 
 
@@ -203,8 +204,8 @@ def test_toolkit_and_retriever_refuse_unknown_arguments(session: ToolRouterSessi
 
 
 def test_waiting_without_limit_and_a_set_of_toolkits_are_taken(session: ToolRouterSession) -> None:
-    waiting = session._wait("github", math.inf, 1.0)  # timeout=math.inf: as long as it takes
-    listing = next(waiting)
-    assert isinstance(listing, ClientCall)
-    assert listing.kwargs["toolkits"] == ["github"]
+    face = ScriptedFace()  # timeout=math.inf: as long as it takes
+    with pytest.raises(AssertionError, match="more than was scripted: iter_toolkits"):
+        run_sync(session._wait(face, "github", math.inf, 1.0))
+    assert face.calls[0].kwargs["toolkits"] == ["github"]
     assert _check_toolkit_filters(None, None, {"github"}) == ["github"]

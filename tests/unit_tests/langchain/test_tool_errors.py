@@ -9,10 +9,8 @@ import httpx
 import pytest
 
 from langchain_toolrouter import ToolRouter
-from langchain_toolrouter._session.answers import (
-    is_no_connection,
-    translate_error,
-)
+from langchain_toolrouter._answers import translate_error
+from langchain_toolrouter._session.connections import is_no_connection
 from langchain_toolrouter.custom_tools import custom_tool
 from langchain_toolrouter.emulator import (
     DEFAULT_API_KEY,

@@ -1,4 +1,4 @@
-"""The custom tools of one session: their wire payload and slug lookup.
+"""The custom tools of one session: their wire payload, slug lookup and argument checks.
 
 Built once from what the user passed (`CustomTool`, `CustomToolkit`, LangChain tools, plain
 functions). The service's echo on create/attach is the source of truth for final slugs, so
@@ -16,8 +16,15 @@ from typing import Any
 
 from langchain_core.tools import BaseTool
 
-from langchain_toolrouter.custom_tools import CustomTool, CustomToolkit, as_custom_tool, single_item
-from langchain_toolrouter.errors import AmbiguousSlugError
+from langchain_toolrouter._answers import ToolArgumentsError
+from langchain_toolrouter._exceptions import AmbiguousSlugError
+from langchain_toolrouter.custom_tools._tool import (
+    CustomTool,
+    CustomToolkit,
+    as_custom_tool,
+    single_item,
+)
+from langchain_toolrouter.schema.errors import ArgsValidationError
 from langchain_toolrouter.wire.models import InlineCustomTools, SessionExperimental
 
 __all__ = ["CustomRegistry", "CustomToolInput"]
@@ -65,12 +72,18 @@ class CustomRegistry:
                 raise ValueError(msg)
             seen[key] = tool
         self._by_final = seen
+        self.definitions = self._definitions()
+        """The `experimental` block carrying every definition (sent with a create, an attach
+        and, under v3.1, every call), or `None` when there are none."""
 
     def __bool__(self) -> bool:
         return bool(self.tools)
 
     def inline(self) -> InlineCustomTools | None:
-        """The `experimental` block carrying every definition, or `None` when there are none."""
+        """`definitions` (kept for callers of the method)."""
+        return self.definitions
+
+    def _definitions(self) -> InlineCustomTools | None:
         if not self.tools:
             return None
         standalone = [tool for tool in self.tools if tool.toolkit is None]
@@ -198,6 +211,23 @@ class CustomRegistry:
             f"{slug} is not one of this session's custom tools ({', '.join(names)}).{guess} If "
             f"the session was created with it, pass it when resuming: {resume}."
         )
+
+    def check_arguments(self, slug: str, payload: dict[str, Any], *, schema_checked: bool) -> None:
+        """Refuse a call of the custom tool `slug` whose arguments its own checks refuse (its
+        hidden arguments, its schema unless `schema_checked`, a function's parameter types);
+        nothing for a slug that is not one of these tools. A session's tool calls this beside
+        its schema check, so the model reads the same error on every path.
+
+        Raises:
+            ToolArgumentsError: the custom tool's own checks refuse the arguments.
+        """
+        custom = self.resolve_exact(slug)
+        if custom is None:
+            return
+        try:
+            custom.validate_arguments(payload, schema_checked=schema_checked)
+        except ArgsValidationError as exc:
+            raise ToolArgumentsError(tool=slug, errors=exc.errors, detail=str(exc)) from exc
 
     def preloaded(self) -> Sequence[CustomTool]:
         """Tools listed directly (tool or toolkit `preload=True`); the rest are found by search."""

@@ -1,4 +1,4 @@
-"""The flow drivers and the single-flight runs, with effects of their own (no service)."""
+"""The two faces of a flow and the single-flight runs (no service)."""
 
 from __future__ import annotations
 
@@ -6,90 +6,114 @@ import asyncio
 import gc
 import logging
 import threading
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
-from langchain_toolrouter._session.flows import (
-    Flow,
-    Gather,
-    Shared,
+from langchain_toolrouter._session.faces import (
+    AsyncFace,
+    Face,
     SingleFlight,
-    run_async,
+    SyncFace,
     run_sync,
 )
 
 
-@dataclass(frozen=True)
-class Echo:
-    """An effect that answers its value (or raises it, when it is an exception)."""
-
-    value: Any
-
-    def run(self, rt: Any) -> Any:
-        if isinstance(self.value, BaseException):
-            raise self.value
-        return ("sync", self.value)
-
-    async def arun(self, rt: Any) -> Any:
-        if isinstance(self.value, BaseException):
-            raise self.value
-        return ("async", self.value)
+def echo(value: Any) -> Any:
+    if isinstance(value, BaseException):
+        raise value
+    return ("sync", value)
 
 
-def steps(seen: list[Any]) -> Flow[str]:
-    seen.append((yield Echo(1)))
+async def aecho(value: Any) -> Any:
+    if isinstance(value, BaseException):
+        raise value
+    return ("async", value)
+
+
+async def steps(face: Face, seen: list[Any]) -> str:
+    seen.append(await face.run(echo, aecho, 1))
     try:
-        yield Echo(KeyError("thrown back in"))
+        await face.run(echo, aecho, KeyError("raised in the flow"))
     except KeyError as exc:
         seen.append(f"caught {exc}")
-    seen.append((yield Echo(2)))
+    seen.append(await face.run(echo, aecho, 2))
     return "end"
 
 
-def test_the_same_flow_runs_on_both_drivers() -> None:
+def test_the_same_flow_runs_on_both_faces() -> None:
     synced: list[Any] = []
     awaited: list[Any] = []
-    assert run_sync(steps(synced), None) == "end"  # type: ignore[arg-type]
-    assert asyncio.run(run_async(steps(awaited), None)) == "end"  # type: ignore[arg-type]
-    assert synced == [("sync", 1), "caught 'thrown back in'", ("sync", 2)]
-    assert awaited == [("async", 1), "caught 'thrown back in'", ("async", 2)]
+    assert run_sync(steps(SyncFace(None), synced)) == "end"  # type: ignore[arg-type]
+    assert asyncio.run(steps(AsyncFace(None), awaited)) == "end"  # type: ignore[arg-type]
+    assert synced == [("sync", 1), "caught 'raised in the flow'", ("sync", 2)]
+    assert awaited == [("async", 1), "caught 'raised in the flow'", ("async", 2)]
 
 
-def failing() -> Flow[None]:
-    yield Echo(ValueError("not handled"))
+async def failing(face: Face) -> None:
+    await face.run(echo, aecho, ValueError("not handled"))
 
 
 def test_an_unhandled_error_leaves_the_flow() -> None:
     with pytest.raises(ValueError, match="not handled"):
-        run_sync(failing(), None)  # type: ignore[arg-type]
+        run_sync(failing(SyncFace(None)))  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="not handled"):
-        asyncio.run(run_async(failing(), None))  # type: ignore[arg-type]
+        asyncio.run(failing(AsyncFace(None)))  # type: ignore[arg-type]
+
+
+def test_a_sync_flow_that_awaits_real_async_work_is_refused() -> None:
+    """A flow run by `run_sync` must only await its `SyncFace`: anything that would suspend
+    (a real async call) is a bug, said at once instead of returning a half-run flow."""
+
+    async def wrong() -> None:
+        await asyncio.sleep(0)
+
+    with pytest.raises(RuntimeError, match="awaited async work"):
+        run_sync(wrong())
+
+
+def test_the_deciding_frame_is_on_the_stack_at_each_step() -> None:
+    """The point of the faces: while a step runs, the flow that asked for it is on the stack
+    (sync: one driver frame below it, one face frame above it)."""
+    import sys
+
+    seen: list[list[str]] = []
+
+    def look(_: Any) -> None:
+        frame: Any = sys._getframe()
+        names = []
+        while frame is not None:
+            names.append(frame.f_code.co_name)
+            frame = frame.f_back
+        seen.append(names[1:4])
+
+    async def decides(face: Face) -> None:
+        await face.run(look, aecho, None)
+
+    run_sync(decides(SyncFace(None)))  # type: ignore[arg-type]
+    assert seen == [["run", "decides", "run_sync"]]
 
 
 def test_gather_keeps_the_order_of_its_flows() -> None:
-    def one(n: int) -> Flow[int]:
-        got = yield Echo(n)
+    async def one(face: Face, n: int) -> int:
+        got = await face.run(echo, aecho, n)
         return int(got[1]) * 10
 
-    def all_of() -> Flow[list[int]]:
-        results: list[int] = yield Gather([one(1), one(2), one(3)])
-        return results
+    async def all_of(face: Face) -> list[int]:
+        return await face.gather([one(face, 1), one(face, 2), one(face, 3)])
 
-    assert run_sync(all_of(), None) == [10, 20, 30]  # type: ignore[arg-type]
-    assert asyncio.run(run_async(all_of(), None)) == [10, 20, 30]  # type: ignore[arg-type]
+    assert run_sync(all_of(SyncFace(None))) == [10, 20, 30]  # type: ignore[arg-type]
+    assert asyncio.run(all_of(AsyncFace(None))) == [10, 20, 30]  # type: ignore[arg-type]
 
 
 def test_gathering_nothing_gives_nothing_on_both_faces() -> None:
-    """A multi-execute whose every item was refused before running gathers no sub-flow."""
+    """A multi-execute whose every item was refused before running gathers no flow."""
 
-    def none_of() -> Flow[list[Any]]:
-        results: list[Any] = yield Gather([])
-        return results
+    async def none_of(face: Face) -> list[Any]:
+        return await face.gather([])
 
-    assert run_sync(none_of(), None) == []  # type: ignore[arg-type]
-    assert asyncio.run(run_async(none_of(), None)) == []  # type: ignore[arg-type]
+    assert run_sync(none_of(SyncFace(None))) == []  # type: ignore[arg-type]
+    assert asyncio.run(none_of(AsyncFace(None))) == []  # type: ignore[arg-type]
 
 
 def test_single_flight_runs_once_for_concurrent_threads() -> None:
@@ -128,18 +152,10 @@ def test_single_flight_runs_once_for_concurrent_tasks_and_shares_a_failure() -> 
         await asyncio.sleep(0.01)
         raise LookupError("shared")
 
-    def shared() -> Flow[str]:
-        result: str = yield Shared(group, "k", flow_of(work))
-        return result
-
-    def flow_of(factory: Any) -> Flow[str]:
-        result: str = yield AwaitIt(factory)
-        return result
-
     async def main() -> list[Any]:
+        face = AsyncFace(None)  # type: ignore[arg-type]
         return await asyncio.gather(
-            *(run_async(shared(), None) for _ in range(5)),  # type: ignore[arg-type]
-            return_exceptions=True,
+            *(face.shared(group, "k", work) for _ in range(5)), return_exceptions=True
         )
 
     outcomes = asyncio.run(main())
@@ -150,7 +166,7 @@ def test_single_flight_runs_once_for_concurrent_tasks_and_shares_a_failure() -> 
 def test_single_flight_is_shared_across_loops_threads_and_both_faces() -> None:
     """Threads each running `asyncio.run` (a sync web server calling an async agent) and a
     plain sync caller, all asking for one key while the first run lasts: one run."""
-    group = SingleFlight()
+    group = CountingFlight()
     started, release = threading.Event(), threading.Event()
     runs: list[int] = []
 
@@ -175,11 +191,28 @@ def test_single_flight_is_shared_across_loops_threads_and_both_faces() -> None:
     others.append(threading.Thread(target=sync_caller))
     for thread in others:
         thread.start()
+    assert group.wait_for_callers(5)  # every caller has joined the run before it ends
     release.set()
     for thread in [first, *others]:
         thread.join(5)
     assert runs == [1]
     assert results == ["made"] * 5
+
+
+class CountingFlight(SingleFlight):
+    """A `SingleFlight` that counts its callers, so a test can wait for them (not sleep)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._callers = threading.Semaphore(0)
+
+    def lead_or_join(self, key: Any, loop: Any) -> Any:
+        joined = super().lead_or_join(key, loop)
+        self._callers.release()
+        return joined
+
+    def wait_for_callers(self, count: int) -> bool:
+        return all(self._callers.acquire(timeout=5) for _ in range(count))
 
 
 def test_a_sync_caller_on_the_loop_making_the_run_makes_its_own() -> None:
@@ -227,14 +260,3 @@ def test_a_cancelled_starter_leaves_the_run_to_the_others_and_nothing_unretrieve
         gc.collect()
     assert runs == [1]
     assert "never retrieved" not in caplog.text
-
-
-@dataclass(frozen=True)
-class AwaitIt:
-    factory: Any
-
-    def run(self, rt: Any) -> Any:  # pragma: no cover - async only
-        raise AssertionError
-
-    async def arun(self, rt: Any) -> Any:
-        return await self.factory()

@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from langchain_toolrouter.custom_tools import CustomTool
-from langchain_toolrouter.errors import AmbiguousSlugError
+from langchain_toolrouter._exceptions import AmbiguousSlugError
+from langchain_toolrouter.custom_tools._tool import CustomTool
 from langchain_toolrouter.types import ToolOutcome
 
 __all__ = [
