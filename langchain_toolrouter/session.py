@@ -403,13 +403,7 @@ class ToolRouter:
         operation).
         """
         creation = self._creation(custom_tools, on_connection_required, connection_timeout, on_link)
-        inline = creation.inline()
-        if inline is None:
-            session = self._rt.client.get_session(session_id)
-        else:
-            session = self._rt.client.attach(
-                session_id, custom_tools=inline.custom_tools, custom_toolkits=inline.custom_toolkits
-            )
+        session = run_sync(creation.resume(SyncFace(self._rt), session_id))
         return ToolRouterSession(_resumed(creation, session))
 
     async def aget_session(
@@ -423,13 +417,7 @@ class ToolRouter:
     ) -> ToolRouterSession:
         """Async twin of `get_session`."""
         creation = self._creation(custom_tools, on_connection_required, connection_timeout, on_link)
-        inline = creation.inline()
-        if inline is None:
-            session = await self._rt.aclient.get_session(session_id)
-        else:
-            session = await self._rt.aclient.attach(
-                session_id, custom_tools=inline.custom_tools, custom_toolkits=inline.custom_toolkits
-            )
+        session = await creation.resume(AsyncFace(self._rt), session_id)
         return ToolRouterSession(_resumed(creation, session))
 
     def per_user_tools(

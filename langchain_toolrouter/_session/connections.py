@@ -71,6 +71,10 @@ ENDED = frozenset(("FAILED", "EXPIRED"))
 """Account statuses that waiting cannot turn into ACTIVE."""
 
 MANAGE_CONNECTIONS_SLUG = "COMPOSIO_MANAGE_CONNECTIONS"
+_NEEDS_LANGGRAPH = (
+    "on_connection_required='interrupt' needs langgraph: "
+    "pip install 'langchain-toolrouter[langgraph]'"
+)
 _NO_CONNECTION = re.compile(r"no active connection for toolkit '?([\w.-]+)'?", re.IGNORECASE)
 
 
@@ -119,10 +123,7 @@ def connection_policy(
             f"call waits for the account); got {mode!r}"
         )
     if mode == "interrupt" and importlib.util.find_spec("langgraph") is None:
-        raise ConfigurationError(
-            "on_connection_required='interrupt' needs langgraph: "
-            "pip install 'langchain-toolrouter[langgraph]'"
-        )
+        raise ConfigurationError(_NEEDS_LANGGRAPH)
     timeout = base.timeout
     if connection_timeout is not None:
         try:
@@ -378,10 +379,7 @@ def _pause(request: ConnectionRequest) -> Any:
     try:
         return interrupt(request.as_payload())
     except ImportError as exc:  # pragma: no cover - checked when the option is given
-        raise ConfigurationError(
-            "on_connection_required='interrupt' needs langgraph: "
-            "pip install 'langchain-toolrouter[langgraph]'"
-        ) from exc
+        raise ConfigurationError(_NEEDS_LANGGRAPH) from exc
     except NotInGraphRunError as exc:
         raise ConfigurationError(
             "on_connection_required='interrupt' pauses a LangGraph run, and this tool call is "

@@ -108,11 +108,6 @@ class Creation:
             body["experimental"] = {**body.get("experimental", {}), **inline.to_wire()}
         return body
 
-    def inline(self) -> m.InlineCustomTools | None:
-        """The definitions a resume attaches: under v3.1 only (the service keeps none), and
-        `None` under v3 (it kept them; the session is read, attach being a v3.1 operation)."""
-        return self.registry.definitions if self.rt.api_version == "v3.1" else None
-
     def opened(self, session: m.Session) -> OpenSession:
         """The session the service answered with, ready for its calls and tools."""
         connections = Connections(session.session_id, session.config.user_id, self.policy)
@@ -126,25 +121,22 @@ class Creation:
         return opened
 
     async def create(self, face: Face, user_id: str, options: Mapping[str, Any]) -> m.Session:
-        """Make the session, in a flow (a per-user session, the schema session)."""
-        session = await face.call(ToolRouterClient.create_session, self.body(user_id, options))
-        self.registry.apply_echo(session.experimental)
-        return session
+        """Make the session, in a flow (a per-user session, the schema session); `opened`
+        takes the answer."""
+        return await face.call(ToolRouterClient.create_session, self.body(user_id, options))
 
     async def resume(self, face: Face, session_id: str) -> m.Session:
-        """Read a session back (attaching the custom tools under v3.1), in a flow."""
-        inline = self.inline()
+        """Read a session back, attaching the custom tools under v3.1 (the service keeps none;
+        under v3 it kept them, and attach is a v3.1 operation); `opened` takes the answer."""
+        inline = self.registry.definitions if self.rt.api_version == "v3.1" else None
         if inline is None:
-            session = await face.call(ToolRouterClient.get_session, session_id)
-        else:
-            session = await face.call(
-                ToolRouterClient.attach,
-                session_id,
-                custom_tools=inline.custom_tools,
-                custom_toolkits=inline.custom_toolkits,
-            )
-        self.registry.apply_echo(session.experimental)
-        return session
+            return await face.call(ToolRouterClient.get_session, session_id)
+        return await face.call(
+            ToolRouterClient.attach,
+            session_id,
+            custom_tools=inline.custom_tools,
+            custom_toolkits=inline.custom_toolkits,
+        )
 
 
 # --------------------------------------------------------------------------- each user's
@@ -194,6 +186,7 @@ async def per_user_tools(
         store=store,
     )
     template = await creation.create(face, schema_user, options)
+    registry.apply_echo(template.experimental)  # the tools are listed under their final slugs
     schemas = await face.pages(ToolRouterClient.iter_tools, template.session_id, limit=TOOLS_PAGE)
     builder = ToolBuilder(face.rt, sessions.tool_call, registry, None)
     return builder.listed(schemas, registry.preloaded())
