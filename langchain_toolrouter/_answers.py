@@ -42,7 +42,6 @@ __all__ = [
     "cut_text",
     "error_artifact",
     "no_session_error",
-    "no_user_error",
     "render_content",
     "translate_error",
     "transport_failure_text",
@@ -313,22 +312,6 @@ def no_session_error(tool: str, exc: APIError | TransportError) -> Exception:
         text += " Calling it again will not help; tell the user it cannot be done now."
     return ToolServiceError(
         text, tool=tool, status=exc.status, slug=exc.slug, suggested_fix=exc.suggested_fix
-    )
-
-
-def no_user_error(tool: str, problem: str | None, *, looked: str = "") -> ToolRouterToolError:
-    """The answer to a per-user call whose run names no usable user: it did not run."""
-    if problem is not None:
-        return ToolRouterToolError(
-            f"{tool} was not run: it is a per-user tool and {problem}. Pass the user's id "
-            "as a str, e.g. config={'configurable': {'user_id': 'user-42'}}.",
-            tool=tool,
-        )
-    return ToolRouterToolError(
-        f"{tool} was not run: it is a per-user tool and this run names no user. "
-        f"Looked in {looked}. Pass one, e.g. agent.invoke(..., "
-        "config={'configurable': {'user_id': 'user-42'}}).",
-        tool=tool,
     )
 
 

@@ -34,6 +34,7 @@ __all__ = [
     "ToolSearchError",
     "TransportError",
     "UnprocessableEntityError",
+    "UserMismatchError",
     "error_class_for_status",
 ]
 
@@ -59,6 +60,22 @@ class ConfigurationError(ToolRouterError, ValueError):
     Also a ``ValueError``, as a bad argument value is (the router's checks of
     ``max_content_chars`` and ``name_style`` raised ``ValueError`` before they raised this).
     """
+
+
+class UserMismatchError(ConfigurationError):
+    """A run names a user other than the one the LangGraph server authenticated (in its
+    config or its context); nothing was sent. On a server with auth, the authenticated
+    identity is the user: pass no other `user_id`, or the same one.
+
+    Attributes:
+        authenticated: The identity the server authenticated.
+        claimed: The other user id, and where it was found.
+    """
+
+    def __init__(self, message: str, *, authenticated: str, claimed: tuple[str, str]) -> None:
+        super().__init__(message)
+        self.authenticated = authenticated
+        self.claimed = claimed
 
 
 class RequestValidationError(ToolRouterError, ValueError):

@@ -8,9 +8,20 @@ a graph, so nothing here imports it unless a graph already did (`is_graph_signal
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["NotInGraphRunError", "interrupt", "is_graph_signal", "run_context"]
+from langchain_core.runnables.config import var_child_runnable_config
+
+__all__ = [
+    "NotInGraphRunError",
+    "RunFacts",
+    "interrupt",
+    "is_graph_signal",
+    "run_context",
+    "run_facts",
+]
 
 
 class NotInGraphRunError(RuntimeError):
@@ -45,14 +56,69 @@ def interrupt(value: Any) -> Any:
         raise NotInGraphRunError(str(exc)) from exc
 
 
-def run_context() -> Any:
-    """The LangGraph runtime context of the running graph, if any (`None` outside a graph)."""
+@dataclass(frozen=True)
+class RunFacts:
+    """What the running LangGraph task says about itself (`run_facts`).
+
+    Attributes:
+        thread_id: The run's thread; `None` when the graph has no checkpointer (a pause could
+            never be resumed).
+        task: The task's checkpoint namespace (`"tools:<task id>"`): one node run, re-run from
+            its start when it is resumed.
+        store: The graph's store, or `None`.
+        context: The run's runtime context (`create_agent(context_schema=...)`), or `None`.
+        server_user: The identity LangGraph server authenticated for the run, or `None`
+            (open-source LangGraph, or no auth).
+    """
+
+    thread_id: str | None
+    task: str
+    store: Any
+    context: Any
+    server_user: str | None
+
+
+def run_facts() -> RunFacts | None:
+    """The facts of the LangGraph task this code runs in; `None` outside a graph."""
     if "langgraph.runtime" not in sys.modules:
         return None
     from langgraph.runtime import get_runtime
 
     try:
-        runtime = get_runtime()
+        runtime: Any = get_runtime()  # None in a runnable that is not a graph's
     except (RuntimeError, KeyError):
         return None
-    return getattr(runtime, "context", None)
+    if runtime is None:
+        return None
+    info = runtime.execution_info
+    configurable = (var_child_runnable_config.get() or {}).get("configurable") or {}
+    server = runtime.server_info
+    user = identity(server.user) if server is not None else None
+    thread = info.thread_id if info is not None else configurable.get("thread_id")
+    # LangGraph says nowhere public whether the graph has a checkpointer (a thread_id in the
+    # config is taken without one); its own config entry tells, and when a later release
+    # drops that entry the graph is taken to have one.
+    if configurable.get("__pregel_checkpointer", True) is None:
+        thread = None
+    return RunFacts(
+        thread_id=thread,
+        task=info.checkpoint_ns if info is not None else str(configurable.get("checkpoint_ns", "")),
+        store=runtime.store,
+        context=runtime.context,
+        server_user=user or identity(configurable.get("langgraph_auth_user")),
+    )
+
+
+def run_context() -> Any:
+    """The LangGraph runtime context of the running graph, if any (`None` outside a graph)."""
+    facts = run_facts()
+    return None if facts is None else facts.context
+
+
+def identity(user: Any) -> str | None:
+    """The `identity` of a LangGraph server user (a `BaseUser`, or the dict the server puts in
+    the config); `None` for none, or an anonymous user (no identity)."""
+    if user is None:
+        return None
+    found = user.get("identity") if isinstance(user, Mapping) else getattr(user, "identity", None)
+    return found if isinstance(found, str) and found else None

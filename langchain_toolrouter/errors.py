@@ -6,6 +6,7 @@ key: messages, reprs and attributes hold none. The tree::
     Exception
     ├── ToolRouterError                 base of the errors a program handles
     │   ├── ConfigurationError          bad or missing settings (e.g. no COMPOSIO_API_KEY); ValueError
+    │   │   └── UserMismatchError           a run names a user other than the one the server authenticated
     │   ├── RequestValidationError      a request you built is invalid; nothing was sent; ValueError
     │   ├── APIError                    the service answered with an error status
     │   │   ├── BadRequestError             400
@@ -81,6 +82,7 @@ from langchain_toolrouter._exceptions import (
     ToolSearchError,
     TransportError,
     UnprocessableEntityError,
+    UserMismatchError,
     error_class_for_status,
 )
 from langchain_toolrouter.schema.errors import ArgsValidationError, SchemaConversionError
@@ -118,5 +120,6 @@ __all__ = [
     "ToolTransportError",
     "TransportError",
     "UnprocessableEntityError",
+    "UserMismatchError",
     "error_class_for_status",
 ]

@@ -39,6 +39,7 @@ OpenAI's format, which `convert_to_openai_tool` passes through unchanged:
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import inspect
 import re
@@ -70,7 +71,13 @@ from langchain_toolrouter.schema import (
 )
 from langchain_toolrouter.types import ToolOutcome
 
-__all__ = ["NameStyle", "ToolExecutor", "ToolRouterTool", "tool_name_for"]
+__all__ = ["CALL_ID", "NameStyle", "ToolExecutor", "ToolRouterTool", "tool_name_for"]
+
+CALL_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "langchain_toolrouter_call_id", default=None
+)
+"""The id of the tool call a `ToolRouterTool` is running (for its executor: a LangGraph run
+keeps a record of each call, `_session.runs`)."""
 
 NameStyle = Literal["exact", "safe"]
 """How a slug becomes a tool name: `"exact"` keeps it; `"safe"` fits every major provider."""
@@ -488,6 +495,7 @@ class ToolRouterTool(BaseTool):
         *args: Any,
         **kwargs: Any,
     ) -> Any:
+        token = CALL_ID.set(tool_call_id)
         try:
             payload = self.validate_arguments(_arguments(self.name, arguments, args, kwargs))
             return self._respond(self.executor.execute(payload))
@@ -496,6 +504,8 @@ class ToolRouterTool(BaseTool):
             if answer is None:
                 raise
             return answer
+        finally:
+            CALL_ID.reset(token)
 
     async def _arun(
         self,
@@ -505,6 +515,7 @@ class ToolRouterTool(BaseTool):
         *args: Any,
         **kwargs: Any,
     ) -> Any:
+        token = CALL_ID.set(tool_call_id)
         try:
             payload = self.validate_arguments(_arguments(self.name, arguments, args, kwargs))
             return self._respond(await self.executor.aexecute(payload))
@@ -513,6 +524,8 @@ class ToolRouterTool(BaseTool):
             if answer is None:
                 raise
             return answer
+        finally:
+            CALL_ID.reset(token)
 
     def _error_message(
         self, exc: ToolException, call_id: str | None

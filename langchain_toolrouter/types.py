@@ -398,6 +398,18 @@ class ConnectionRequest:
             message=f"Connect {names} to continue ({tool}): open {shown}",
         )
 
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> ConnectionRequest:
+        """The request of an interrupt payload (`as_payload`'s), as kept by a paused call."""
+        urls = payload.get("redirect_urls")
+        links = {str(k): str(v) for k, v in urls.items()} if isinstance(urls, Mapping) else {}
+        return cls.of(
+            str(payload.get("tool", "")),
+            links,
+            user_id=str(payload.get("user_id", "")),
+            session_id=str(payload.get("session_id", "")),
+        )
+
     def as_payload(self) -> dict[str, Any]:
         """The interrupt payload: `type` is `"connection_required"`, then every field."""
         return {

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from langchain_toolrouter._answers import SESSION_NOT_FOUND, translate_error
+from langchain_toolrouter._answers import SESSION_NOT_FOUND, ToolRouterToolError, translate_error
 from langchain_toolrouter._exceptions import (
     APIError,
     BadRequestError,
@@ -32,8 +32,19 @@ from langchain_toolrouter._exceptions import (
     UnprocessableEntityError,
 )
 from langchain_toolrouter._langgraph import is_graph_signal
-from langchain_toolrouter._session.connections import Connections, is_no_connection
+from langchain_toolrouter._session.connections import (
+    Connections,
+    check_can_pause,
+    is_no_connection,
+)
 from langchain_toolrouter._session.faces import AsyncFace, Face, Flow, SyncFace, run_sync
+from langchain_toolrouter._session.runs import (
+    RUNNING,
+    RunCall,
+    current_call,
+    replayed,
+    took_effect,
+)
 from langchain_toolrouter._session.runtime import Runtime
 from langchain_toolrouter.client import ToolRouterClient
 from langchain_toolrouter.custom_tools import CustomTool, CustomToolContext
@@ -170,17 +181,32 @@ class ToolCall:
     # ------------------------------------------------------------------ the path
 
     def execute(
-        self, payload: dict[str, Any], account: str | None = None, *, model: bool = True
+        self,
+        payload: dict[str, Any],
+        account: str | None = None,
+        *,
+        model: bool = True,
+        run: RunCall | None = None,
     ) -> ToolOutcome:
         """Run the call with the sync client.
+
+        For a model, inside a LangGraph run with a thread, the call keeps a record of its
+        answer (`run`, found when not given): it runs once, however often LangGraph runs its task
+        again, and a call that paused reads the user's answer before sending anything.
 
         Raises:
             ToolRouterToolError: a failure the model can act on (with `model=True`).
             APIError, TransportError: the service refused or could not be reached (always
                 with `model=False`; for a model, only what it cannot fix, such as a bad key).
+            ConfigurationError: `on_connection_required="interrupt"` outside a LangGraph run
+                with a checkpointer (before anything is sent).
         """
         s = self._s
         custom = s.registry.resolve_exact(self.slug)
+        if run is None and model:
+            run = self._run_of(custom)
+            if run is not None:
+                return self._once(run, payload, account)
         if custom is not None:
             return custom.run(payload, s.context(custom))
         split = self._split(payload)
@@ -196,18 +222,28 @@ class ToolCall:
                     s.session_id, self.slug, payload, account=account, experimental=s.inline()
                 )
         except (APIError, TransportError) as exc:
-            return run_sync(self._failed(SyncFace(s.rt), exc, payload, account, model=model))
+            failed = self._failed(SyncFace(s.rt), exc, payload, account, model=model, run=run)
+            return run_sync(failed)
         outcome = self._finish(result)
         if model and self._in_band and s.connections.policy.mode != "message":
-            return run_sync(self._after(SyncFace(s.rt), outcome, payload, account))
+            return run_sync(self._after(SyncFace(s.rt), outcome, payload, account, run))
         return outcome
 
     async def aexecute(
-        self, payload: dict[str, Any], account: str | None = None, *, model: bool = True
+        self,
+        payload: dict[str, Any],
+        account: str | None = None,
+        *,
+        model: bool = True,
+        run: RunCall | None = None,
     ) -> ToolOutcome:
         """Async twin of `execute`, with the async client."""
         s = self._s
         custom = s.registry.resolve_exact(self.slug)
+        if run is None and model:
+            run = self._run_of(custom)
+            if run is not None:
+                return await self._aonce(run, payload, account)
         if custom is not None:
             return await custom.arun(payload, s.context(custom))
         split = self._split(payload)
@@ -223,11 +259,71 @@ class ToolCall:
                     s.session_id, self.slug, payload, account=account, experimental=s.inline()
                 )
         except (APIError, TransportError) as exc:
-            return await self._failed(AsyncFace(s.rt), exc, payload, account, model=model)
+            failed = self._failed(AsyncFace(s.rt), exc, payload, account, model=model, run=run)
+            return await failed
         outcome = self._finish(result)
         if model and self._in_band and s.connections.policy.mode != "message":
-            return await self._after(AsyncFace(s.rt), outcome, payload, account)
+            return await self._after(AsyncFace(s.rt), outcome, payload, account, run)
         return outcome
+
+    # ------------------------------------------------------------------ in a LangGraph run
+
+    def _run_of(self, custom: CustomTool | None) -> RunCall | None:
+        """The call's record in the LangGraph run it belongs to (`None`: not in a run with a
+        thread). A call that may have to pause a run that could never be resumed is refused
+        first."""
+        run = current_call()
+        if run is None and custom is None and self._s.connections.policy.mode == "interrupt":
+            check_can_pause()
+        return run
+
+    def _once(self, run: RunCall, payload: dict[str, Any], account: str | None) -> ToolOutcome:
+        """`execute` in a LangGraph run: answered from the call's record when it already ran,
+        resumed when it paused, else run and recorded."""
+        face = SyncFace(self._s.rt)
+        record = run_sync(run.read(face))
+        state = record.get("state") if record else None
+        if record is not None and state == "ran":
+            return replayed(record)
+        try:
+            if record is not None and state == "paused":
+                retry = lambda: self._retry(face, payload, account, run)  # noqa: E731
+                outcome = run_sync(self._s.connections.resumed(face, run, record, retry))
+            else:
+                outcome = self.execute(payload, account, run=run)
+        except ToolRouterToolError as answer:
+            if took_effect(answer):
+                run_sync(run.ran(face, answer))
+            raise
+        run_sync(run.ran(face, outcome))
+        return outcome
+
+    async def _aonce(
+        self, run: RunCall, payload: dict[str, Any], account: str | None
+    ) -> ToolOutcome:
+        """Async twin of `_once`."""
+        face = AsyncFace(self._s.rt)
+        started = RUNNING.start(run)
+        try:
+            record = await run.read(face)
+            state = record.get("state") if record else None
+            if record is not None and state == "ran":
+                return replayed(record)
+            try:
+                if record is not None and state == "paused":
+                    retry = lambda: self._retry(face, payload, account, run)  # noqa: E731
+                    outcome = await self._s.connections.resumed(face, run, record, retry)
+                else:
+                    outcome = await self.aexecute(payload, account, run=run)
+            except ToolRouterToolError as answer:
+                if took_effect(answer):
+                    await run.ran(face, answer)
+                raise
+            await run.ran(face, outcome)
+            return outcome
+        finally:
+            if started:
+                RUNNING.finish(run)
 
     def _finish(self, result: m.ExecuteResult, *, hint: bool = True) -> ToolOutcome:
         """The outcome of the service's answer; a multi-execute's items naming a custom tool
@@ -273,6 +369,7 @@ class ToolCall:
         *,
         model: bool,
         pause: bool = True,
+        run: RunCall | None = None,
     ) -> ToolOutcome:
         """Answer a failed service call: the client's error for a program; for a model, the
         error it can act on, or the client's error when it cannot act on it (a bad key, a
@@ -284,27 +381,37 @@ class ToolCall:
         if not model:
             raise exc
         if isinstance(exc, APIError) and is_no_connection(exc):
-            retry = (lambda: self._retry(face, payload, account)) if pause else None
-            return await self._s.connections.refused(face, self.slug, self.toolkit, exc, retry)
+            retry = (lambda: self._retry(face, payload, account, run)) if pause else None
+            connections = self._s.connections
+            return await connections.refused(
+                face, self.slug, self.toolkit, exc, retry=retry, run=run
+            )
         answer = translate_error(exc, tool=self.slug)
         if answer is None:
             raise exc
         raise answer from exc
 
-    async def _retry(self, face: Face, payload: dict[str, Any], account: str | None) -> ToolOutcome:
+    async def _retry(
+        self, face: Face, payload: dict[str, Any], account: str | None, run: RunCall | None
+    ) -> ToolOutcome:
         """The call once more, after the user connected (a failure is answered, not paused)."""
         try:
             return await self._remote(face, payload, account)
         except (APIError, TransportError) as exc:
-            return await self._failed(face, exc, payload, account, model=True, pause=False)
+            return await self._failed(face, exc, payload, account, model=True, pause=False, run=run)
 
     async def _after(
-        self, face: Face, outcome: ToolOutcome, payload: dict[str, Any], account: str | None
+        self,
+        face: Face,
+        outcome: ToolOutcome,
+        payload: dict[str, Any],
+        account: str | None,
+        run: RunCall | None,
     ) -> ToolOutcome:
         """An answer that may say in-band that accounts are needed (see
         `Connections.answered`)."""
-        retry = lambda: self._retry(face, payload, account)  # noqa: E731
-        return await self._s.connections.answered(face, self.slug, outcome, retry)
+        retry = lambda: self._retry(face, payload, account, run)  # noqa: E731
+        return await self._s.connections.answered(face, self.slug, outcome, retry=retry, run=run)
 
     # ------------------------------------------------------------------ split multi-execute
 

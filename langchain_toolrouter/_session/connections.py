@@ -20,9 +20,13 @@ import importlib.util
 import inspect
 import logging
 import re
+import threading
 import time
+import uuid
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from concurrent.futures import Future
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from langchain_toolrouter._answers import ToolNotConnectedError, ToolRouterToolError
@@ -35,8 +39,9 @@ from langchain_toolrouter._exceptions import (
     ConnectionTimeoutError,
     TransportError,
 )
-from langchain_toolrouter._langgraph import NotInGraphRunError, interrupt
+from langchain_toolrouter._langgraph import NotInGraphRunError, interrupt, run_facts
 from langchain_toolrouter._session.faces import Face, Flow, SingleFlight
+from langchain_toolrouter._session.runs import RUNNING, RunCall
 from langchain_toolrouter.client import ToolRouterClient
 from langchain_toolrouter.types import (
     ConnectionLink,
@@ -52,6 +57,7 @@ __all__ = [
     "ConnectionPolicy",
     "Connections",
     "OnConnectionRequired",
+    "check_can_pause",
     "connect_links",
     "connection_policy",
     "is_no_connection",
@@ -71,6 +77,12 @@ ENDED = frozenset(("FAILED", "EXPIRED"))
 """Account statuses that waiting cannot turn into ACTIVE."""
 
 MANAGE_CONNECTIONS_SLUG = "COMPOSIO_MANAGE_CONNECTIONS"
+_NOT_IN_GRAPH = (
+    "on_connection_required='interrupt' pauses a LangGraph run, and this tool call is not "
+    "inside one (create_agent, a ToolNode or a graph node, run with a checkpointer). Outside "
+    "LangGraph use on_connection_required='wait' (the call waits for the account, the link "
+    "going to on_link) or 'message' (the model gets the link)."
+)
 _NEEDS_LANGGRAPH = (
     "on_connection_required='interrupt' needs langgraph: "
     "pip install 'langchain-toolrouter[langgraph]'"
@@ -221,7 +233,14 @@ class Connections:
         self._link_runs = SingleFlight()
 
     async def refused(
-        self, face: Face, tool: str, toolkit: str | None, exc: APIError, retry: Retry | None
+        self,
+        face: Face,
+        tool: str,
+        toolkit: str | None,
+        exc: APIError,
+        *,
+        retry: Retry | None,
+        run: RunCall | None = None,
     ) -> ToolOutcome:
         """Answer a call the service refused for want of an account: the link, then (unless
         the policy is `"message"`, or `retry` is `None`: this was the call made after
@@ -234,11 +253,17 @@ class Connections:
         toolkit = toolkit or toolkit_named(exc.message)
         link, why = await self.link(face, toolkit)
         if retry is not None and link is not None and toolkit and self.policy.mode != "message":
-            return await self.connect_then(face, tool, {toolkit: link.redirect_url}, retry)
+            return await self.connect_then(face, tool, {toolkit: link.redirect_url}, retry, run)
         raise not_connected_error(tool, toolkit, exc, link, why) from exc
 
     async def answered(
-        self, face: Face, tool: str, outcome: ToolOutcome, retry: Retry | None
+        self,
+        face: Face,
+        tool: str,
+        outcome: ToolOutcome,
+        *,
+        retry: Retry | None,
+        run: RunCall | None = None,
     ) -> ToolOutcome:
         """Connections a call answered about in-band: `COMPOSIO_MANAGE_CONNECTIONS` that made
         links, or multi-execute items that need a connection. When nothing ran, the user is
@@ -248,14 +273,14 @@ class Connections:
         if tool.upper() == MANAGE_CONNECTIONS_SLUG:
             made = initiated_links(outcome)
             if made and retry is not None:
-                return await self.connect_then(face, tool, made, retry)
+                return await self.connect_then(face, tool, made, retry, run)
             return outcome
         needing, ran = items_needing_connection(outcome)
         if not needing:
             return outcome
         links = await self.links(face, needing)
         if retry is not None and not ran and set(links) == set(needing):
-            return await self.connect_then(face, tool, links, retry)
+            return await self.connect_then(face, tool, links, retry, run)
         return with_links(outcome, links)
 
     async def link(
@@ -299,31 +324,90 @@ class Connections:
         return made
 
     async def connect_then(
-        self, face: Face, tool: str, links: Mapping[str, str], retry: Retry
+        self,
+        face: Face,
+        tool: str,
+        links: Mapping[str, str],
+        retry: Retry,
+        run: RunCall | None = None,
     ) -> ToolOutcome:
         """Have the user connect `links`' toolkits, then run `retry` once.
 
-        With `"interrupt"`, the LangGraph run pauses with the request as its value; a falsy
-        resume value (or `{"connected": False}`) is the user declining. With `"wait"`, the
-        request goes to `on_link`. Either way the accounts are then waited for, up to the
-        policy's timeout.
+        With `"interrupt"`, the LangGraph run pauses with the request (`run` is the call's
+        record in the run; see `_session.runs`): the calls of one task that need accounts
+        pause together, once, with every link; when the run is resumed, `resumed` reads the
+        answer before anything is sent. With `"wait"`, the request goes to `on_link`. Either
+        way the accounts are then waited for, up to the policy's timeout.
 
         Raises:
             ToolNotConnectedError: declined, timed out, or the account ended FAILED/EXPIRED;
                 nothing was run.
+            ConfigurationError: `"interrupt"` outside a LangGraph run with a checkpointer.
         """
-        policy = self.policy
         request = ConnectionRequest.of(
             tool, links, user_id=self.user_id, session_id=self.session_id
         )
-        if policy.mode == "interrupt":
-            answer = _pause(request)
-            if not answer or (isinstance(answer, Mapping) and answer.get("connected") is False):
-                raise not_run(request, f"the user did not connect {' and '.join(links)}")
-        else:
-            await face.run(_notify, _anotify, policy.on_link or _log_request, request)
+        if self.policy.mode != "interrupt":
+            callback = self.policy.on_link or _log_request
+            await face.run(_notify, _anotify, callback, request)
+            return await self._then(face, request, retry)
+        if run is None:
+            check_can_pause()
+            return await self._answered(face, request, _pause(request.as_payload()), retry)
+        pause = _ROUNDS.join(run.task_key, request, late_possible=face.loop is not None)
+        if pause is None:  # this task paused once already: the model gets the link instead
+            raise not_run(request, f"{' and '.join(links)} must be connected first")
+        record = {
+            "state": "paused",
+            "round": pause.round.id,
+            "late": pause.late,
+            "request": request.as_payload(),
+        }
+        await run.write(face, record)
+        RUNNING.settle(run)
+        if face.loop is not None:  # an async task raises at the first pause: let all join it
+            await RUNNING.quiet(run)
+        pause.round.raised = True
+        answer = _pause(pause.round.payload)  # pauses the run (the first time)
+        return await self._answered(face, request, answer, retry)
+
+    async def resumed(
+        self, face: Face, run: RunCall, record: Mapping[str, Any], retry: Retry
+    ) -> ToolOutcome:
+        """The call of a paused run, resumed: the answer is read before anything is sent for
+        it. A decline, or a resume as another user than the pause was made for, runs nothing;
+        a link the user was never shown (a call of an async task that joined the pause after
+        it was raised) is answered to the model instead of waited for.
+
+        Raises:
+            ToolNotConnectedError: nothing was run, and why.
+        """
+        request = ConnectionRequest.from_payload(record["request"])
+        answer = await _ROUNDS.answer(face, str(record.get("round")), request.as_payload())
+        if request.user_id != self.user_id:
+            raise not_run(
+                request,
+                f"the run was resumed as user {self.user_id!r}, and the pause was for "
+                f"{request.user_id!r}",
+            )
+        if record.get("late"):
+            raise not_run(request, f"{' and '.join(request.toolkits)} must be connected first")
+        return await self._answered(face, request, answer, retry)
+
+    async def _answered(
+        self, face: Face, request: ConnectionRequest, answer: Any, retry: Retry
+    ) -> ToolOutcome:
+        """The user's answer to a pause: a decline runs nothing; a yes waits for the accounts
+        and runs the call once."""
+        if not answer or (isinstance(answer, Mapping) and answer.get("connected") is False):
+            raise not_run(request, f"the user did not connect {' and '.join(request.toolkits)}")
+        return await self._then(face, request, retry)
+
+    async def _then(self, face: Face, request: ConnectionRequest, retry: Retry) -> ToolOutcome:
+        """Wait (bounded) for the request's accounts, then run `retry` once."""
+        policy = self.policy
         deadline = time.monotonic() + policy.timeout
-        for toolkit in links:
+        for toolkit in request.toolkits:
             try:
                 await wait_until_connected(
                     face,
@@ -374,20 +458,35 @@ async def wait_until_connected(
         await face.sleep(min(poll_interval, max(0.0, deadline - time.monotonic())))
 
 
-def _pause(request: ConnectionRequest) -> Any:
-    """Pause the LangGraph run with the request; the value it is resumed with."""
+def _pause(payload: Mapping[str, Any]) -> Any:
+    """Pause the LangGraph run with `payload`; the value it is resumed with."""
     try:
-        return interrupt(request.as_payload())
+        return interrupt(payload)
     except ImportError as exc:  # pragma: no cover - checked when the option is given
         raise ConfigurationError(_NEEDS_LANGGRAPH) from exc
     except NotInGraphRunError as exc:
+        raise ConfigurationError(_NOT_IN_GRAPH) from exc
+
+
+def check_can_pause() -> None:
+    """Refuse, before anything is sent, a call that may have to pause a run that could never
+    be resumed: outside a LangGraph run, or in one without a checkpointer.
+
+    Raises:
+        ConfigurationError: saying what to do instead.
+    """
+    facts = run_facts()
+    if facts is None:
+        raise ConfigurationError(_NOT_IN_GRAPH)
+    if facts.thread_id is None:
         raise ConfigurationError(
-            "on_connection_required='interrupt' pauses a LangGraph run, and this tool call is "
-            "not inside one (create_agent, a ToolNode or a graph node, run with a "
-            "checkpointer). Outside LangGraph use on_connection_required='wait' (the call "
-            "waits for the account, the link going to on_link) or 'message' (the model gets "
-            "the link)."
-        ) from exc
+            "on_connection_required='interrupt' pauses the LangGraph run, and this graph has "
+            "no checkpointer, so a paused run could never be resumed (the user would be shown "
+            "a link for nothing). Compile the graph with a checkpointer, e.g. "
+            "create_agent(..., checkpointer=InMemorySaver()) or graph.compile(checkpointer="
+            "...), and run it with a thread_id; or use on_connection_required='wait' or "
+            "'message'."
+        )
 
 
 def _notify(callback: Callable[[ConnectionRequest], Any], request: ConnectionRequest) -> None:
@@ -413,6 +512,111 @@ async def _awaited(value: Awaitable[Any]) -> Any:
 def _log_request(request: ConnectionRequest) -> None:
     """The default `on_link`: one WARNING line with the links."""
     _log.warning("%s (user %s)", request.message, request.user_id)
+
+
+# --------------------------------------------------------------------------- one pause a task
+
+
+@dataclass
+class _Round:
+    """The one pause of a task: its value (every link of the task's calls that need one)
+    and, once a resumed call has read it, the answer."""
+
+    id: str
+    payload: dict[str, Any]
+    raised: bool = False
+    claimed: bool = False
+    answer: Future[Any] = field(default_factory=Future)
+
+
+@dataclass(frozen=True)
+class _Joined:
+    round: _Round
+    late: bool
+
+
+class _Rounds:
+    """The pauses of LangGraph tasks in this process (one round a task, bounded).
+
+    A plain `ToolNode` runs the calls of a model turn in one task, and LangGraph matches the
+    answers of a task's pauses to them by their order, which threads and tasks do not keep.
+    So the calls of a task that need accounts pause together, once: the first call's pause
+    value is shared, and each call that joins adds its links to it (a sync `ToolNode` raises
+    only when every call has ended, so the value holds every link; a call of an async task
+    that joins after the pause was raised is `late`: its link may not have been shown). When
+    the run is resumed, the first call to ask reads the answer with `interrupt()` and the
+    others share it.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._open: OrderedDict[tuple[str, str], _Round] = OrderedDict()
+        self._by_id: OrderedDict[str, _Round] = OrderedDict()
+
+    def join(
+        self, task: tuple[str, str], request: ConnectionRequest, *, late_possible: bool
+    ) -> _Joined | None:
+        """The task's round with `request` in it; `None` when the task paused once already
+        (a second pause would take the first one's answer)."""
+        with self._lock:
+            pause = self._open.get(task)
+            if pause is not None and pause.answer.done():
+                return None
+            if pause is None:
+                pause = _Round(id=uuid.uuid4().hex, payload=request.as_payload())
+                self._keep(task, pause)
+            else:
+                pause.payload.update(_merged(pause.payload, request))
+            return _Joined(pause, late_possible and pause.raised)
+
+    async def answer(self, face: Face, round_id: str, payload: Mapping[str, Any]) -> Any:
+        """The value the run was resumed with, for a call of the round `round_id`: read once
+        (by the first call to ask) and shared.
+
+        Raises:
+            GraphInterrupt: the run was not resumed with a value: it pauses again.
+        """
+        with self._lock:
+            pause = self._by_id.get(round_id)
+            if pause is None:  # a restart since the pause: the round lives on in the records
+                pause = _Round(id=round_id, payload=dict(payload), raised=True)
+                self._by_id[round_id] = pause
+            first = not pause.claimed
+            pause.claimed = True
+        if not first:
+            return await face.wait(pause.answer)
+        try:
+            value = _pause(pause.payload)
+        except BaseException as exc:
+            pause.answer.set_exception(exc)
+            raise
+        pause.answer.set_result(value)
+        return value
+
+    def _keep(self, task: tuple[str, str], pause: _Round) -> None:
+        self._open[task] = pause
+        self._by_id[pause.id] = pause
+        while len(self._open) > _KEPT_ROUNDS:
+            self._open.popitem(last=False)
+        while len(self._by_id) > _KEPT_ROUNDS:
+            self._by_id.popitem(last=False)
+
+
+_KEPT_ROUNDS = 10_000
+_ROUNDS = _Rounds()
+
+
+def _merged(payload: Mapping[str, Any], request: ConnectionRequest) -> dict[str, Any]:
+    """`payload` (a pause's value) with `request`'s links added."""
+    urls = {**payload.get("redirect_urls", {}), **request.redirect_urls}
+    tools = [*str(payload.get("tool", "")).split(", "), request.tool]
+    merged = ConnectionRequest.of(
+        ", ".join(dict.fromkeys(t for t in tools if t)),
+        urls,
+        user_id=request.user_id,
+        session_id=request.session_id,
+    )
+    return merged.as_payload()
 
 
 # --------------------------------------------------------------------------- the texts

@@ -26,19 +26,26 @@ from typing import Any
 
 from langchain_core.runnables.config import var_child_runnable_config
 
-from langchain_toolrouter._answers import SESSION_NOT_FOUND, no_session_error, no_user_error
+from langchain_toolrouter._answers import SESSION_NOT_FOUND, no_session_error
 from langchain_toolrouter._arguments import (
     check_integer,
     check_number,
     check_text,
     unknown_arguments,
 )
-from langchain_toolrouter._exceptions import APIError, NotFoundError, TransportError
-from langchain_toolrouter._langgraph import run_context
+from langchain_toolrouter._exceptions import (
+    APIError,
+    ConfigurationError,
+    NotFoundError,
+    TransportError,
+    UserMismatchError,
+)
+from langchain_toolrouter._langgraph import identity, run_facts
 from langchain_toolrouter._session.builder import ToolBuilder
 from langchain_toolrouter._session.calls import SessionCalls
 from langchain_toolrouter._session.connections import ConnectionPolicy, Connections
 from langchain_toolrouter._session.faces import AsyncFace, Face, SingleFlight, SyncFace, run_sync
+from langchain_toolrouter._session.runs import RUNNING, current_call
 from langchain_toolrouter._session.runtime import Runtime
 from langchain_toolrouter.client import ToolRouterClient
 from langchain_toolrouter.custom_tools._registry import CustomRegistry
@@ -194,48 +201,76 @@ async def per_user_tools(
 
 _LOOKED = (
     "config['configurable']['user_id'], the LangGraph runtime context (context.user_id or "
-    "context['user_id']) and config['configurable']['langgraph_auth_user'].identity"
+    "context['user_id']) and the LangGraph server's authenticated user "
+    "(config['configurable']['langgraph_auth_user'] or the runtime's server_info.user)"
 )
 
 
-def user_of_run() -> str | None:
-    """The user of the running LangChain/LangGraph call: `configurable["user_id"]`, else the
-    LangGraph runtime context's `user_id` (attribute or key, as `create_agent(context_schema=
-    ...)` passes it), else the LangGraph server's authenticated user (`langgraph_auth_user`).
+def user_of_run() -> str:
+    """The user of the running LangChain/LangGraph call.
+
+    On a LangGraph server with auth, the user is the identity the server authenticated
+    (`langgraph_auth_user` in the config, or the runtime's `server_info.user`): the config and
+    the context come from the client, so a `user_id` there that differs is refused, not
+    followed. Without one: `configurable["user_id"]`, else the LangGraph runtime context's
+    `user_id` (attribute or key, as `create_agent(context_schema=...)` passes it).
 
     Raises:
-        ValueError: the first place that names a user gives something other than a non-empty
-            str (it is not passed over for a later place: that could be another user).
+        UserMismatchError: a `user_id` in the config or the context that is not the
+            authenticated user (nothing was sent).
+        ConfigurationError: no user anywhere, or a `user_id` that is not a non-empty str (the
+            first place that names one is never passed over for a later place: that could be
+            another user). These are the program's mistakes, not the model's.
     """
-    config = var_child_runnable_config.get() or {}
-    configurable = config.get("configurable") or {}
-    user = configurable.get("user_id")
-    if user is not None:
-        return _checked(user, "config['configurable']['user_id']")
-    context = run_context()
+    configurable = (var_child_runnable_config.get() or {}).get("configurable") or {}
+    facts = run_facts()
+    context = facts.context if facts is not None else None
+    claims = [("config['configurable']['user_id']", configurable.get("user_id"))]
     if context is not None:
-        user = (
+        claimed = (
             context.get("user_id")
             if isinstance(context, Mapping)
             else getattr(context, "user_id", None)
         )
-        if user is not None:
-            return _checked(user, "the LangGraph runtime context's user_id")
-    auth = configurable.get("langgraph_auth_user")
-    if auth is not None:
-        user = (
-            auth.get("identity") if isinstance(auth, Mapping) else getattr(auth, "identity", None)
-        )
-        if isinstance(user, str) and user:  # an anonymous user has no identity: not a user
-            return user
-    return None
+        claims.append(("the LangGraph runtime context's user_id", claimed))
+    authenticated = (
+        facts.server_user
+        if facts is not None
+        else identity(configurable.get("langgraph_auth_user"))
+    )
+    if authenticated is not None:
+        for place, claimed in claims:
+            if claimed is not None and claimed != authenticated:
+                raise UserMismatchError(
+                    f"{place} is {claimed!r}, and the LangGraph server authenticated this run's "
+                    f"user as {authenticated!r}: a run acts only as its authenticated user, and "
+                    "nothing was sent. The config and the context come from the client: on a "
+                    "server with auth, leave user_id out of them (the tools use the "
+                    "authenticated identity) or set it to that identity.",
+                    authenticated=authenticated,
+                    claimed=(place, str(claimed)),
+                )
+        return authenticated
+    for place, claimed in claims:
+        if claimed is not None:
+            return _checked(claimed, place)
+    raise ConfigurationError(
+        f"a per-user tool was called and this run names no user: looked in {_LOOKED}. Pass "
+        "one, e.g. agent.invoke(..., config={'configurable': {'user_id': 'user-42'}}) or "
+        "create_agent(..., context_schema=...) with context=... on every invoke and resume "
+        "(LangGraph does not keep the context), or serve the agent behind LangGraph server "
+        "auth. Nothing was sent."
+    )
 
 
 def _checked(user: object, place: str) -> str:
     if isinstance(user, str) and user.strip():
         return user
-    msg = f"{place} is {user!r} ({type(user).__name__}); a user id is a non-empty str"
-    raise ValueError(msg)
+    msg = (
+        f"{place} is {user!r} ({type(user).__name__}); a user id is a non-empty str, e.g. "
+        "config={'configurable': {'user_id': 'user-42'}}. Nothing was sent."
+    )
+    raise ConfigurationError(msg)
 
 
 class UserSessions:
@@ -395,6 +430,15 @@ class UserToolCall:
 
     async def aexecute(self, payload: dict[str, Any]) -> ToolOutcome:
         """Async twin of `execute`."""
+        run = current_call()  # counted as running from here: its session may take a while
+        started = run is not None and RUNNING.start(run)
+        try:
+            return await self._aexecute(payload)
+        finally:
+            if started and run is not None:
+                RUNNING.finish(run)
+
+    async def _aexecute(self, payload: dict[str, Any]) -> ToolOutcome:
         user = self._user()
         calls = await self._acalls(user)
         try:
@@ -418,13 +462,7 @@ class UserToolCall:
             raise no_session_error(self.slug, exc) from exc
 
     def _user(self) -> str:
-        try:
-            user = user_of_run()
-        except ValueError as exc:
-            raise no_user_error(self.slug, str(exc)) from exc
-        if user is None:
-            raise no_user_error(self.slug, None, looked=_LOOKED)
-        return user
+        return user_of_run()
 
 
 def options_key(body: Mapping[str, Any]) -> str:

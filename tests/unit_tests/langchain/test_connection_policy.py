@@ -19,7 +19,7 @@ from langchain_toolrouter._session.connections import (
 )
 from langchain_toolrouter._session.faces import run_sync
 from langchain_toolrouter._session.sessions import user_of_run
-from langchain_toolrouter.errors import ConfigurationError, ToolNotConnectedError
+from langchain_toolrouter.errors import ConfigurationError, ToolNotConnectedError, UserMismatchError
 from langchain_toolrouter.types import ConnectionRequest, ToolOutcome
 from langchain_toolrouter.wire.models import ToolkitItem
 
@@ -65,12 +65,10 @@ def test_interrupt_without_langgraph_says_what_to_install(monkeypatch: pytest.Mo
         ({"configurable": {"user_id": "u1"}}, "u1"),
         ({"configurable": {"langgraph_auth_user": {"identity": "u2"}}}, "u2"),
         ({"configurable": {"langgraph_auth_user": type("U", (), {"identity": "u3"})()}}, "u3"),
-        ({"configurable": {"langgraph_auth_user": {"identity": ""}}}, None),
-        ({"configurable": {}}, None),
-        (None, None),
+        ({"configurable": {"user_id": "u4", "langgraph_auth_user": {"identity": "u4"}}}, "u4"),
     ],
 )
-def test_the_user_of_a_run(config: Any, user: str | None) -> None:
+def test_the_user_of_a_run(config: Any, user: str) -> None:
     token = var_child_runnable_config.set(config)
     try:
         assert user_of_run() == user
@@ -78,16 +76,46 @@ def test_the_user_of_a_run(config: Any, user: str | None) -> None:
         var_child_runnable_config.reset(token)
 
 
-@pytest.mark.parametrize("bad", ["", "  ", 42, ["u1"]])
-def test_a_user_id_that_is_not_a_non_empty_str_is_named_not_passed_over(bad: Any) -> None:
-    token = var_child_runnable_config.set(
-        {"configurable": {"user_id": bad, "langgraph_auth_user": {"identity": "someone-else"}}}
-    )
+@pytest.mark.parametrize(
+    "config",
+    [{"configurable": {"langgraph_auth_user": {"identity": ""}}}, {"configurable": {}}, None],
+)
+def test_a_run_that_names_no_user_is_the_programs_mistake(config: Any) -> None:
+    token = var_child_runnable_config.set(config)
     try:
-        with pytest.raises(ValueError, match=r"\['user_id'\] is .*a user id is a non-empty str"):
+        with pytest.raises(ConfigurationError, match="names no user: looked in") as caught:
             user_of_run()
     finally:
         var_child_runnable_config.reset(token)
+    for place in ("['user_id']", "runtime context", "langgraph_auth_user", "server_info.user"):
+        assert place in str(caught.value)
+
+
+@pytest.mark.parametrize("bad", ["", "  ", 42, ["u1"]])
+def test_a_user_id_that_is_not_a_non_empty_str_is_named(bad: Any) -> None:
+    token = var_child_runnable_config.set({"configurable": {"user_id": bad}})
+    try:
+        with pytest.raises(
+            ConfigurationError, match=r"\['user_id'\] is .*a user id is a non-empty str"
+        ):
+            user_of_run()
+    finally:
+        var_child_runnable_config.reset(token)
+
+
+def test_an_authenticated_user_cannot_be_changed_by_the_client() -> None:
+    """On a LangGraph server with auth, config and context come from the client: a user id
+    there that is not the authenticated one is refused, naming both."""
+    token = var_child_runnable_config.set(
+        {"configurable": {"user_id": "alice", "langgraph_auth_user": {"identity": "dave"}}}
+    )
+    try:
+        with pytest.raises(UserMismatchError, match=r"'alice'.*authenticated.*'dave'") as caught:
+            user_of_run()
+    finally:
+        var_child_runnable_config.reset(token)
+    assert caught.value.authenticated == "dave"
+    assert caught.value.claimed == ("config['configurable']['user_id']", "alice")
 
 
 def multi(*items: tuple[str, bool, str | None]) -> ToolOutcome:
@@ -156,6 +184,7 @@ def wait_flow(
     monkeypatch.setattr(
         connections_module, "interrupt", lambda value: did.append(("pause", value)) or answer
     )
+    monkeypatch.setattr(connections_module, "check_can_pause", lambda: None)  # no graph here
     active = [
         ToolkitItem.model_validate(
             {
