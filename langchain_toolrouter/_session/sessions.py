@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -37,6 +39,7 @@ from langchain_toolrouter._exceptions import (
     APIError,
     ConfigurationError,
     NotFoundError,
+    RequestValidationError,
     TransportError,
     UserMismatchError,
 )
@@ -72,6 +75,8 @@ SESSION_OPTIONS = (
 
 TOOLS_PAGE = 500
 """Tools asked for per page of a session's `/tools` listing."""
+
+_log = logging.getLogger("langchain_toolrouter")
 
 NAMESPACE = ("langchain_toolrouter", "sessions")
 """The store namespace of session ids (a digest of the session options is appended)."""
@@ -352,24 +357,10 @@ class UserSessions:
         kept = self.cached(user_id)  # made by a run that ended while this one waited
         if kept is not None:
             return kept
-        session = None
-        store = self._store
-        if store is not None:
-            found = await face.run(_store_get, _astore_get, store, self._namespace, user_id)
-            session_id = found.get("session_id") if found else None
-            if isinstance(session_id, str):
-                try:
-                    session = await self.creation.resume(face, session_id)
-                except NotFoundError:  # deleted or expired: make another
-                    session = None
-                if session is not None and session.config.user_id != user_id:
-                    session = None  # never another user's session
-        if session is None:
-            session = await self.creation.create(face, user_id, self._options)
-            self.created += 1
-            if store is not None:
-                value = {"session_id": session.session_id, "user_id": user_id}
-                await face.run(store.put, store.aput, self._namespace, user_id, value, index=False)
+        if self._store is None:
+            session = await self._create(face, user_id)
+        else:
+            session = await self._shared_by_workers(face, user_id)
         calls = self.creation.opened(session).calls
         with self._lock:
             self._kept[user_id] = (calls, time.monotonic())
@@ -378,15 +369,67 @@ class UserSessions:
                 self._kept.popitem(last=False)
         return calls
 
+    async def _create(self, face: Face, user_id: str) -> m.Session:
+        session = await self.creation.create(face, user_id, self._options)
+        self.created += 1
+        return session
 
-def _store_get(store: Any, namespace: tuple[str, ...], key: str) -> Mapping[str, Any] | None:
-    item = store.get(namespace, key)
-    return None if item is None else item.value
+    async def _shared_by_workers(self, face: Face, user_id: str) -> m.Session:
+        """The user's one session among the workers that share the store.
+
+        The store's entries for the user are candidates, oldest first: the first one that is
+        a session of this user at the service is it (an entry that is not, malformed,
+        deleted or another user's, is removed, so it fails no later call). With none, this
+        worker makes one and adds it; when another worker added one at the same moment, the
+        older one wins everywhere: this worker's is deleted at the service before any call ran
+        in it. Any `BaseStore` converges so; no store offers a compare-and-set in its API.
+        """
+        store = self._store
+        session = await self._oldest_usable(face, user_id)
+        if session is not None:
+            return session
+        made = await self._create(face, user_id)
+        value = {"session_id": made.session_id, "user_id": user_id}
+        key = f"{_digest(user_id)}:{made.session_id}"
+        await face.run(store.put, store.aput, self._namespace, key, value, index=False)
+        winner = await self._oldest_usable(face, user_id)
+        if winner is None or winner.session_id == made.session_id:
+            return made
+        # Another worker's session came first: this one never ran a call, and goes.
+        await face.run(store.delete, store.adelete, self._namespace, key)
+        try:
+            await face.call(ToolRouterClient.delete_session, made.session_id)
+        except (APIError, TransportError) as exc:
+            _log.debug("an extra session %s was left at the service: %s", made.session_id, exc)
+        return winner
+
+    async def _oldest_usable(self, face: Face, user_id: str) -> m.Session | None:
+        """The session of the oldest usable store entry of the user; unusable ones removed."""
+        store = self._store
+        found = await face.run(
+            store.search, store.asearch, self._namespace, filter={"user_id": user_id}, limit=50
+        )
+        for item in sorted(found, key=lambda item: (item.created_at, item.key)):
+            session_id = item.value.get("session_id") if isinstance(item.value, Mapping) else None
+            session = None
+            if isinstance(session_id, str) and _SESSION_ID.fullmatch(session_id):
+                try:
+                    session = await self.creation.resume(face, session_id)
+                except (NotFoundError, RequestValidationError):  # deleted, expired, refused
+                    session = None
+            if session is not None and session.config.user_id == user_id:
+                return session
+            # Not a session of this user (malformed, deleted, another user's): replaced now.
+            await face.run(store.delete, store.adelete, self._namespace, item.key)
+        return None
 
 
-async def _astore_get(store: Any, namespace: tuple[str, ...], key: str) -> Mapping[str, Any] | None:
-    item = await store.aget(namespace, key)
-    return None if item is None else item.value
+_SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,127}")
+"""What a stored session id must look like before it is sent anywhere."""
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 class UserToolCall:

@@ -115,7 +115,7 @@ def test_workers_sharing_a_store_reuse_a_users_session(server: EmulatorServer) -
         assert creates(server) - before == 1  # the second worker resumed the first's session
         assert '"value":1' in answer
         kept = store.search(("langchain_toolrouter", "sessions"))
-        assert [item.key for item in kept] == [user]
+        assert [item.value["user_id"] for item in kept] == [user]  # one entry: one session
         other = f"other-{uuid.uuid4().hex[:6]}"
         assert (
             "not set"
