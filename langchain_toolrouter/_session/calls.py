@@ -225,7 +225,7 @@ class ToolCall:
             failed = self._failed(SyncFace(s.rt), exc, payload, account, model=model, run=run)
             return run_sync(failed)
         outcome = self._finish(result)
-        if model and self._in_band and s.connections.policy.mode != "message":
+        if model and self._in_band:
             return run_sync(self._after(SyncFace(s.rt), outcome, payload, account, run))
         return outcome
 
@@ -262,7 +262,7 @@ class ToolCall:
             failed = self._failed(AsyncFace(s.rt), exc, payload, account, model=model, run=run)
             return await failed
         outcome = self._finish(result)
-        if model and self._in_band and s.connections.policy.mode != "message":
+        if model and self._in_band:
             return await self._after(AsyncFace(s.rt), outcome, payload, account, run)
         return outcome
 
@@ -438,8 +438,7 @@ class ToolCall:
         outcome = hint_unknown_local(
             merge(split, by_index, remote, remote_error), self._s.registry.missing_hint
         )
-        if model and self._s.connections.policy.mode != "message":
-            # the local items ran: nothing is run twice, the answer gets the links
+        if model:  # the local items ran: nothing is run twice, the answer gets the links
             return await self._s.connections.answered(face, self.slug, outcome, retry=None)
         return outcome
 

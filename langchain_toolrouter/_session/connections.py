@@ -266,20 +266,22 @@ class Connections:
         run: RunCall | None = None,
     ) -> ToolOutcome:
         """Connections a call answered about in-band: `COMPOSIO_MANAGE_CONNECTIONS` that made
-        links, or multi-execute items that need a connection. When nothing ran, the user is
-        asked to connect and the call is made once more; when some items ran (or `retry` is
-        `None`: local items of a split call ran), nothing is run twice: the answer gets the
-        links."""
+        links, or multi-execute items that need a connection. Unless the policy is
+        `"message"`, when nothing ran the user is asked to connect and the call is made once
+        more; when some items ran (or `retry` is `None`: local items of a split call ran),
+        nothing is run twice. Otherwise each item that needs an account says so as a direct
+        call would, with its link."""
+        pausing = retry is not None and self.policy.mode != "message"
         if tool.upper() == MANAGE_CONNECTIONS_SLUG:
             made = initiated_links(outcome)
-            if made and retry is not None:
+            if made and retry is not None and pausing:
                 return await self.connect_then(face, tool, made, retry, run)
             return outcome
         needing, ran = items_needing_connection(outcome)
         if not needing:
             return outcome
         links = await self.links(face, needing)
-        if retry is not None and not ran and set(links) == set(needing):
+        if retry is not None and pausing and not ran and set(links) == set(needing):
             return await self.connect_then(face, tool, links, retry, run)
         return with_links(outcome, links)
 
@@ -628,10 +630,7 @@ def not_connected_error(
     """The "connect first" error: the link when there is one, else the service's fix."""
     name = toolkit or "the toolkit"
     if link is not None:
-        text = (
-            f"{slug} needs a connected {name} account and the user has none. Ask the user to "
-            f"open this link to connect {name}, then call {slug} again: {link.redirect_url}"
-        )
+        text = connect_sentence(slug, name, link.redirect_url)
     else:
         text = f"{slug} needs a connected {name} account and the user has none. {exc.message}"
         if exc.suggested_fix:
@@ -644,6 +643,15 @@ def not_connected_error(
         toolkit=toolkit,
         redirect_url=link.redirect_url if link else None,
         connected_account_id=link.connected_account_id if link else None,
+    )
+
+
+def connect_sentence(tool: str, toolkit: str, url: str) -> str:
+    """What the model reads when a call needs an account the user has not connected: the
+    same words for a direct call and for an item of a multi-execute."""
+    return (
+        f"{tool} needs a connected {toolkit} account and the user has none. Ask the user to "
+        f"open this link to connect {toolkit}, then call {tool} again: {url}"
     )
 
 
@@ -675,10 +683,17 @@ def with_links(outcome: ToolOutcome, links: Mapping[str, str]) -> ToolOutcome:
     items: list[Any] = []
     for item in data["results"]:
         error = item.get("error") if isinstance(item, Mapping) else None
+        response = item.get("response") if isinstance(item, Mapping) else None
+        if error is None and isinstance(response, Mapping):
+            error = response.get("error")
         toolkit = toolkit_named(str(error or ""))
         if toolkit is not None and toolkit in links:
-            fix = f" Ask the user to open {links[toolkit]} to connect {toolkit}, then retry."
-            items.append({**item, "error": f"{error}{fix}"})
+            slug = str(item.get("tool_slug") or "the tool")
+            said = connect_sentence(slug, toolkit, links[toolkit])
+            changed = {**item, "error": said}
+            if isinstance(response, Mapping):
+                changed["response"] = {**response, "error": said}
+            items.append(changed)
         else:
             items.append(item)
     return ToolOutcome(

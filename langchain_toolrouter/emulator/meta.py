@@ -403,7 +403,13 @@ def _manage(scope: SessionScope, args: ManageArgs) -> Outcome:
             ),
             "instruction": f"Ask the user to open the redirect_url to connect {toolkit.name}.",
         }
-    data = {"results": results, "message": "Share each redirect_url with the user to connect."}
+    initiated = any(not state.get("has_active_connection") for state in results.values())
+    message = (
+        "Ask the user to open each redirect_url to connect its toolkit, then call the tool again."
+        if initiated
+        else "Every requested toolkit is connected: nothing to open."
+    )
+    data = {"results": results, "message": message}
     if errors and not results:
         return Outcome(data=data, error=" ".join(errors))
     if errors:

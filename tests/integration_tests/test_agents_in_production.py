@@ -319,3 +319,51 @@ def test_no_user_raises_before_anything_is_sent(
     with pytest.raises(ConfigurationError, match="names no user"):
         agent.invoke({"messages": [("user", "save my name")]}, thread())
     assert [r for r in list(server.log)[before:] if r.operation == "execute"] == []
+
+
+# --------------------------------------------------------------------------- 6. one wording
+
+
+def test_a_connection_is_asked_for_in_the_same_words_wherever_it_is_needed(
+    server: EmulatorServer,
+) -> None:
+    """A direct call, an item of COMPOSIO_MULTI_EXECUTE_TOOL and COMPOSIO_MANAGE_CONNECTIONS
+    (with the model told, "message"): the same sentence with the link, and no "share each
+    redirect_url" once every account is active."""
+    router = make_router(server)
+    try:
+        session = router.create_session(new_user(), **OPTIONS)
+        direct = session.tool(REPO).invoke(
+            {"type": "tool_call", "id": "d", "name": REPO, "args": {"name": "x"}}
+        )
+        multi = session.tool("COMPOSIO_MULTI_EXECUTE_TOOL").invoke(
+            {
+                "type": "tool_call",
+                "id": "m",
+                "name": "COMPOSIO_MULTI_EXECUTE_TOOL",
+                "args": {
+                    "tools": [{"tool_slug": REPO, "arguments": {"name": "y"}}],
+                    "thought": "t",
+                    "sync_response_to_workbench": False,
+                },
+            }
+        )
+        link = direct.artifact["redirect_url"]
+        sentence = f"{REPO} needs a connected github account and the user has none."
+        assert str(direct.content).startswith(sentence)
+        item = multi.artifact["data"]["results"][0]
+        assert item["error"] == str(direct.content)
+        assert link in item["error"]
+        httpx.get(link)
+        manage = session.tool("COMPOSIO_MANAGE_CONNECTIONS").invoke(
+            {
+                "type": "tool_call",
+                "id": "c",
+                "name": "COMPOSIO_MANAGE_CONNECTIONS",
+                "args": {"toolkits": ["github"]},
+            }
+        )
+        assert "Share each redirect_url" not in str(manage.content)
+        assert "Every requested toolkit is connected" in str(manage.content)
+    finally:
+        router.close()

@@ -147,8 +147,23 @@ def test_links_are_added_to_the_items_that_need_them() -> None:
         multi(("A", True, None), ("B", False, NEEDS)), {"github": "https://link"}
     )
     assert linked.data["connect_links"] == {"github": "https://link"}
-    assert "open https://link to connect github" in linked.data["results"][1]["error"]
+    said = connections_module.connect_sentence("B", "github", "https://link")
+    assert linked.data["results"][1]["error"] == said  # the words of a direct call
+    assert linked.data["results"][1]["response"]["error"] == said
     assert "error" not in linked.data["results"][0]
+
+
+def test_an_item_and_a_direct_call_read_the_same() -> None:
+    """A connection needed by a direct call and by an item of a multi-execute: one wording."""
+    from langchain_toolrouter.errors import APIError
+    from langchain_toolrouter.types import ConnectionLink
+
+    link = ConnectionLink(toolkit="github", redirect_url="https://link", connected_account_id="c")
+    direct = connections_module.not_connected_error(
+        "B", "github", APIError("x", status=400), link, None
+    )
+    item = connections_module.with_links(multi(("B", False, NEEDS)), {"github": "https://link"})
+    assert str(direct) == item.data["results"][0]["error"]
 
 
 def test_links_manage_connections_started() -> None:
