@@ -21,9 +21,9 @@ from langchain_toolrouter._answers import DEFAULT_MAX_CONTENT_CHARS
 from langchain_toolrouter._arguments import check_number, check_text
 from langchain_toolrouter._config import UNSET, TimeoutTypes, Unset
 from langchain_toolrouter._display import html_table, text_table
-from langchain_toolrouter._exceptions import ConfigurationError, ToolSearchError
+from langchain_toolrouter._exceptions import ConfigurationError
 from langchain_toolrouter._session import sessions
-from langchain_toolrouter._session.builder import full_schema
+from langchain_toolrouter._session.builder import GET_TOOL_SCHEMAS, read_schemas, search
 from langchain_toolrouter._session.calls import is_meta
 from langchain_toolrouter._session.connections import (
     ConnectionPolicy,
@@ -50,7 +50,7 @@ from langchain_toolrouter.files import SessionFiles
 from langchain_toolrouter.schema import ConversionOptions
 from langchain_toolrouter.search import ToolRetriever, ToolSearch
 from langchain_toolrouter.toolkit import ToolRouterToolkit
-from langchain_toolrouter.tools import NameStyle, ToolRouterTool, tool_name_for
+from langchain_toolrouter.tools import NameStyle, ToolRouterTool
 from langchain_toolrouter.types import (
     ConnectionLink,
     ConnectionRequest,
@@ -68,7 +68,6 @@ if TYPE_CHECKING:
 
 __all__ = ["ToolRouter", "ToolRouterSession"]
 
-GET_TOOL_SCHEMAS = "COMPOSIO_GET_TOOL_SCHEMAS"
 SCHEMA_USER_ID = "langchain-toolrouter-schema"
 """The user of the session `per_user_tools` reads the tool schemas from, unless told another."""
 
@@ -651,7 +650,7 @@ class ToolRouterSession:
                 {"tool_slugs": [slug]},
                 experimental=self._calls.inline(),
             )
-            fetched = _read_schemas(result)
+            fetched = read_schemas(result)
             key = next((k for k in fetched if k.upper() == slug.upper()), None)
             built = False if key is None else self._tools.found(key, fetched[key])
             reason = result.error
@@ -714,62 +713,15 @@ class ToolRouterSession:
         model: str | None,
     ) -> ToolSearchResult:
         """Search, then fetch the schemas the answer left out, then build the tools."""
-        # Refused as ToolSearch refuses it: a blank use case finds nothing meaningful.
-        entry: dict[str, Any] = {
-            "use_case": check_text("the tool search query", query, hint="e.g. 'create a note'")
-        }
-        if known_fields is not None and known_fields != "":  # "" is "nothing known"
-            entry["known_fields"] = check_text(
-                "known_fields", known_fields, hint="e.g. 'repo:hello-world, owner:alice'"
-            )
-        response = await face.call(
-            ToolRouterClient.search,
+        return await search(
+            face,
+            self._tools,
             self.session_id,
-            [entry],
+            query,
+            known_fields=known_fields,
+            include_related=include_related,
             model=model,
-            experimental=self._calls.inline(),
-        )
-        if not response.results:
-            raise ToolSearchError(response.error or "the service's search returned no result")
-        found = response.results[0]
-        if found.error and not found.primary_tool_slugs:
-            raise ToolSearchError(found.error)
-        related = found.related_tool_slugs if include_related else []
-        ordered = list(dict.fromkeys([*found.primary_tool_slugs, *related]))
-        missing = [
-            slug
-            for slug in ordered
-            if self._registry.resolve_exact(slug) is None
-            and not full_schema(response.tool_schemas.get(slug))
-            and slug.upper() not in self._tools.schemas
-        ]
-        fetched: dict[str, m.SearchToolSchema] = {}
-        if missing:
-            result = await face.call(
-                ToolRouterClient.execute_meta,
-                self.session_id,
-                GET_TOOL_SCHEMAS,
-                {"tool_slugs": missing},
-                experimental=self._calls.inline(),
-            )
-            fetched = _read_schemas(result)
-        tools: list[ToolRouterTool] = []
-        for slug in ordered:
-            schema = response.tool_schemas.get(slug)
-            if not full_schema(schema):
-                schema = fetched.get(slug) or schema
-            tool = self._tools.found(slug, schema)
-            if tool is not None:
-                tools.append(tool)
-        return ToolSearchResult(
-            self._tools.distinct_names(tools),
-            query=query,
-            primary=[tool_name_for(s, self._rt.tools.name_style) for s in found.primary_tool_slugs],
-            connected={
-                status.toolkit: status.has_active_connection
-                for status in response.toolkit_connection_statuses
-            },
-            response=response,
+            inline=self._calls.inline(),
         )
 
     def as_search_runnable(
@@ -999,14 +951,6 @@ class ToolRouterSession:
             f"ToolRouterSession(session_id={self.session_id!r}, user_id={self.user_id!r}, "
             f"custom_tools={[t.final_slug for t in self._registry.tools]!r})"
         )
-
-
-def _read_schemas(result: m.ExecuteResult) -> dict[str, m.SearchToolSchema]:
-    """The schemas a `COMPOSIO_GET_TOOL_SCHEMAS` answer holds, by slug."""
-    raw = result.data.get("tool_schemas") if result.data else None
-    if not isinstance(raw, Mapping):
-        return {}
-    return {slug: m.SearchToolSchema.model_validate(entry) for slug, entry in raw.items()}
 
 
 def _warn_echo_mismatch(registry: CustomRegistry, session: m.Session) -> None:

@@ -11,16 +11,22 @@ import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from langchain_toolrouter._arguments import check_text
+from langchain_toolrouter._exceptions import ToolSearchError
 from langchain_toolrouter._session.calls import is_meta
+from langchain_toolrouter._session.faces import Face
 from langchain_toolrouter._session.runtime import Runtime
+from langchain_toolrouter.client import ToolRouterClient
 from langchain_toolrouter.custom_tools import CustomTool
 from langchain_toolrouter.custom_tools._registry import CustomRegistry
 from langchain_toolrouter.schema import SchemaConversionError
 from langchain_toolrouter.tools import ToolExecutor, ToolRouterTool, tool_name_for
-from langchain_toolrouter.types import ToolList
+from langchain_toolrouter.types import ToolList, ToolSearchResult
 from langchain_toolrouter.wire import models as m
 
-__all__ = ["ToolBuilder", "full_schema"]
+__all__ = ["GET_TOOL_SCHEMAS", "ToolBuilder", "full_schema", "read_schemas", "search"]
+
+GET_TOOL_SCHEMAS = "COMPOSIO_GET_TOOL_SCHEMAS"
 
 _log = logging.getLogger("langchain_toolrouter")
 
@@ -65,7 +71,7 @@ class ToolBuilder:
     ) -> None:
         self._rt = rt
         self._executor = executor
-        self._registry = registry
+        self.registry = registry
         self._session_id = session_id
         self.schemas: dict[str, m.ToolSchema] = {}  # listed, by upper-case slug
         self._found: dict[str, m.SearchToolSchema] = {}  # the last schema search gave per slug
@@ -139,7 +145,7 @@ class ToolBuilder:
         seen: set[str] = set()
         for schema in schemas:
             key = schema.slug.upper()
-            if key in seen or self._registry.resolve_exact(schema.slug) is not None:
+            if key in seen or self.registry.resolve_exact(schema.slug) is not None:
                 continue  # a custom tool echoed by the service is built from our definition
             seen.add(key)
             tool = self.from_schema(_kept(self.schemas, key, schema))
@@ -157,7 +163,7 @@ class ToolBuilder:
     def found(self, slug: str, found: m.SearchToolSchema | None) -> ToolRouterTool | None:
         """The tool of a slug search or `COMPOSIO_GET_TOOL_SCHEMAS` gave (a custom tool from
         its definition; an app tool from the answer's schema, else from a listed one)."""
-        custom = self._registry.resolve_exact(slug)
+        custom = self.registry.resolve_exact(slug)
         if custom is not None:
             return self.custom(custom)
         if full_schema(found):
@@ -180,13 +186,18 @@ class ToolBuilder:
     def known(self, slug: str) -> ToolRouterTool | bool | None:
         """A tool from what is already known: `False` when nothing is; `None` when its schema
         cannot be converted."""
-        custom = self._registry.resolve_exact(slug)
+        custom = self.registry.resolve_exact(slug)
         if custom is not None:
             return self.custom(custom)
         cached = self.schemas.get(slug.upper())
         if cached is not None:
             return self.from_schema(cached)
         return False
+
+    @property
+    def name_style(self) -> str:
+        """How slugs become tool names (the router's option)."""
+        return self._rt.tools.name_style
 
     def distinct_names(self, tools: Iterable[ToolRouterTool]) -> list[ToolRouterTool]:
         """The tools minus any whose name an earlier one has (logged, and in `skipped`):
@@ -209,3 +220,85 @@ class ToolBuilder:
         if (slug, why) not in self.skipped:
             _log.warning("tool %s is skipped: %s", slug, why)
             self.skipped.append((slug, why))
+
+
+async def search(
+    face: Face,
+    builder: ToolBuilder,
+    session_id: str,
+    query: str,
+    *,
+    known_fields: str | None = None,
+    include_related: bool = True,
+    model: str | None = None,
+    inline: m.InlineCustomTools | None = None,
+) -> ToolSearchResult:
+    """Search a session's tools for a use case, fetch the schemas the answer left out
+    (`COMPOSIO_GET_TOOL_SCHEMAS`), and build the tools: primary ones first, then related.
+
+    Raises:
+        ToolSearchError: the service's search failed for the query.
+        ValueError, TypeError: a blank query, or `known_fields` that is not text.
+    """
+    # Refused as ToolSearch refuses it: a blank use case finds nothing meaningful.
+    entry: dict[str, Any] = {
+        "use_case": check_text("the tool search query", query, hint="e.g. 'create a note'")
+    }
+    if known_fields is not None and known_fields != "":  # "" is "nothing known"
+        entry["known_fields"] = check_text(
+            "known_fields", known_fields, hint="e.g. 'repo:hello-world, owner:alice'"
+        )
+    response = await face.call(
+        ToolRouterClient.search, session_id, [entry], model=model, experimental=inline
+    )
+    if not response.results:
+        raise ToolSearchError(response.error or "the service's search returned no result")
+    found = response.results[0]
+    if found.error and not found.primary_tool_slugs:
+        raise ToolSearchError(found.error)
+    related = found.related_tool_slugs if include_related else []
+    ordered = list(dict.fromkeys([*found.primary_tool_slugs, *related]))
+    missing = [
+        slug
+        for slug in ordered
+        if builder.registry.resolve_exact(slug) is None
+        and not full_schema(response.tool_schemas.get(slug))
+        and slug.upper() not in builder.schemas
+    ]
+    fetched: dict[str, m.SearchToolSchema] = {}
+    if missing:
+        result = await face.call(
+            ToolRouterClient.execute_meta,
+            session_id,
+            GET_TOOL_SCHEMAS,
+            {"tool_slugs": missing},
+            experimental=inline,
+        )
+        fetched = read_schemas(result)
+    tools: list[ToolRouterTool] = []
+    for slug in ordered:
+        schema = response.tool_schemas.get(slug)
+        if not full_schema(schema):
+            schema = fetched.get(slug) or schema
+        tool = builder.found(slug, schema)
+        if tool is not None:
+            tools.append(tool)
+    style = builder.name_style
+    return ToolSearchResult(
+        builder.distinct_names(tools),
+        query=query,
+        primary=[tool_name_for(slug, style) for slug in found.primary_tool_slugs],
+        connected={
+            status.toolkit: status.has_active_connection
+            for status in response.toolkit_connection_statuses
+        },
+        response=response,
+    )
+
+
+def read_schemas(result: m.ExecuteResult) -> dict[str, m.SearchToolSchema]:
+    """The schemas a `COMPOSIO_GET_TOOL_SCHEMAS` answer holds, by slug."""
+    raw = result.data.get("tool_schemas") if result.data else None
+    if not isinstance(raw, Mapping):
+        return {}
+    return {slug: m.SearchToolSchema.model_validate(entry) for slug, entry in raw.items()}
