@@ -20,6 +20,7 @@ if TYPE_CHECKING:
         CustomToolkit,
         custom_tool,
     )
+    from langchain_toolrouter.middleware import ToolRouterMiddleware
     from langchain_toolrouter.search import ToolRetriever, ToolSearch
     from langchain_toolrouter.session import ToolRouter, ToolRouterSession
     from langchain_toolrouter.toolkit import ToolRouterToolkit
@@ -33,6 +34,7 @@ __all__ = [
     "ToolRetriever",
     "ToolRouter",
     "ToolRouterClient",
+    "ToolRouterMiddleware",
     "ToolRouterSession",
     "ToolRouterTool",
     "ToolRouterToolkit",
@@ -55,6 +57,7 @@ _HOMES = {
     "ToolRouterSession": "langchain_toolrouter.session",
     "ToolRouterToolkit": "langchain_toolrouter.toolkit",
     "ToolRouterTool": "langchain_toolrouter.tools",
+    "ToolRouterMiddleware": "langchain_toolrouter.middleware",
     "connect_links": "langchain_toolrouter._session.connections",
 }
 

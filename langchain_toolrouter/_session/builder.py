@@ -184,7 +184,8 @@ class ToolBuilder:
         return None
 
     def known(self, slug: str) -> ToolRouterTool | bool | None:
-        """A tool from what is already known: `False` when nothing is; `None` when its schema
+        """A tool from what is already known (a custom tool, a listed schema, one a search or
+        `COMPOSIO_GET_TOOL_SCHEMAS` gave): `False` when nothing is; `None` when its schema
         cannot be converted."""
         custom = self.registry.resolve_exact(slug)
         if custom is not None:
@@ -192,6 +193,9 @@ class ToolBuilder:
         cached = self.schemas.get(slug.upper())
         if cached is not None:
             return self.from_schema(cached)
+        found = self._found.get(slug)
+        if found is not None:
+            return self.found(slug, found)
         return False
 
     @property

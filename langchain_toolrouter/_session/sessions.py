@@ -65,6 +65,7 @@ __all__ = [
     "per_user_tools",
     "session_request",
     "user_of_run",
+    "user_sessions",
 ]
 
 SESSION_OPTIONS = (
@@ -154,16 +155,23 @@ class Creation:
 # --------------------------------------------------------------------------- each user's
 
 
-async def per_user_tools(
-    face: Face,
+def user_sessions(
     creation: Creation,
     store: Any,
-    limits: tuple[object, object, object],
-    options: dict[str, Any],
-) -> ToolList:
-    """`ToolRouter.per_user_tools`: make the schema session, list its tools, and build them on
-    a `UserSessions`."""
-    unknown_arguments("per_user_tools", options, SESSION_OPTIONS)
+    limits: tuple[object, object],
+    options: Mapping[str, Any],
+    *,
+    owner: str = "per_user_tools",
+) -> UserSessions:
+    """Each user's session, made with `options` (`create_session`'s), kept in this process
+    within `limits` (`max_sessions`, `session_max_age`) and shared through `store`.
+
+    Raises:
+        TypeError: an unknown session option (named, with the closest known one), or a
+            `store` that is not a LangGraph `BaseStore`.
+        ValueError: limits out of range.
+    """
+    unknown_arguments(owner, options, SESSION_OPTIONS)
     if store is not None and not all(
         callable(getattr(store, name, None)) for name in ("get", "put", "aget", "aput")
     ):
@@ -175,13 +183,11 @@ async def per_user_tools(
         raise TypeError(msg)
     max_sessions = check_integer("max_sessions", limits[0], minimum=1)
     max_age = check_number("session_max_age (seconds)", limits[1], minimum=0, infinite=True)
-    schema_user = check_text("schema_user_id", limits[2], hint="a user id")
-    registry = creation.registry
-    settings = face.rt.client.settings
-    inline = registry.definitions
+    settings = creation.rt.client.settings
+    inline = creation.registry.definitions
     key = options_key(
         {
-            **session_request(schema_user, **options),
+            **session_request("-", **options),
             "custom": inline and inline.to_wire(),
             # Sessions belong to one project of one service: a store shared by several
             # must not hand one's session ids to another (a digest, never the key itself).
@@ -189,7 +195,7 @@ async def per_user_tools(
             "project": hashlib.sha256(settings.api_key.get_secret_value().encode()).hexdigest(),
         }
     )
-    sessions = UserSessions(
+    return UserSessions(
         creation,
         options,
         options_key=key,
@@ -197,6 +203,20 @@ async def per_user_tools(
         max_age=max_age,
         store=store,
     )
+
+
+async def per_user_tools(
+    face: Face,
+    creation: Creation,
+    store: Any,
+    limits: tuple[object, object, object],
+    options: dict[str, Any],
+) -> ToolList:
+    """`ToolRouter.per_user_tools`: make the schema session, list its tools, and build them on
+    a `UserSessions`."""
+    sessions = user_sessions(creation, store, (limits[0], limits[1]), options)
+    schema_user = check_text("schema_user_id", limits[2], hint="a user id")
+    registry = creation.registry
     template = await creation.create(face, schema_user, options)
     registry.apply_echo(template.experimental)  # the tools are listed under their final slugs
     schemas = await face.pages(ToolRouterClient.iter_tools, template.session_id, limit=TOOLS_PAGE)
@@ -327,6 +347,11 @@ class UserSessions:
             if user_id in self._kept:
                 self._kept.move_to_end(user_id)
         return entry[0]
+
+    async def of(self, face: Face, user_id: str) -> SessionCalls:
+        """The user's session, in a flow: kept, found in the store, or made."""
+        kept = self.cached(user_id)
+        return kept if kept is not None else await self._shared(face, user_id)
 
     def session(self, user_id: str) -> SessionCalls:
         """The user's session: kept, found in the store, or made (once for concurrent calls)."""

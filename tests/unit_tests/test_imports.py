@@ -16,6 +16,7 @@ EXPECTED_ALL = [
     "ToolRetriever",
     "ToolRouter",
     "ToolRouterClient",
+    "ToolRouterMiddleware",
     "ToolRouterSession",
     "ToolRouterTool",
     "ToolRouterToolkit",
