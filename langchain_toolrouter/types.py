@@ -411,7 +411,9 @@ class ConnectionRequest:
         )
 
     def as_payload(self) -> dict[str, Any]:
-        """The interrupt payload: `type` is `"connection_required"`, then every field."""
+        """The interrupt payload: `type` is `"connection_required"`, then every field, and
+        `requests`: one entry a link, shaped as LangChain's MCP elicitation requests
+        (`{key, message, mode: "url", url}`), so a UI that renders those serves this too."""
         return {
             "type": "connection_required",
             "toolkits": list(self.toolkits),
@@ -420,6 +422,15 @@ class ConnectionRequest:
             "session_id": self.session_id,
             "tool": self.tool,
             "message": self.message,
+            "requests": [
+                {
+                    "key": connect_key(toolkit),
+                    "message": f"Connect {toolkit} to continue ({self.tool})",
+                    "mode": "url",
+                    "url": url,
+                }
+                for toolkit, url in self.redirect_urls.items()
+            ],
         }
 
     def _repr_html_(self) -> str:
@@ -431,6 +442,11 @@ class ConnectionRequest:
             for toolkit, url in self.redirect_urls.items()
         )
         return f"Connect {links} to continue ({html.escape(self.tool)})"
+
+
+def connect_key(toolkit: str) -> str:
+    """The key of a connection's entry in a pause's `requests` (answered under that key)."""
+    return f"connect:{toolkit}"
 
 
 def _same_origin(url: str, other: str) -> bool:

@@ -24,7 +24,7 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -49,6 +49,7 @@ from langchain_toolrouter.types import (
     ToolkitInfo,
     ToolkitList,
     ToolOutcome,
+    connect_key,
 )
 
 __all__ = [
@@ -57,6 +58,7 @@ __all__ = [
     "ConnectionPolicy",
     "Connections",
     "OnConnectionRequired",
+    "accepted",
     "check_can_pause",
     "connect_links",
     "connection_policy",
@@ -401,7 +403,7 @@ class Connections:
     ) -> ToolOutcome:
         """The user's answer to a pause: a decline runs nothing; a yes waits for the accounts
         and runs the call once."""
-        if not answer or (isinstance(answer, Mapping) and answer.get("connected") is False):
+        if not accepted(answer, request.toolkits):
             raise not_run(request, f"the user did not connect {' and '.join(request.toolkits)}")
         return await self._then(face, request, retry)
 
@@ -458,6 +460,29 @@ async def wait_until_connected(
         if time.monotonic() >= deadline:
             raise ConnectionTimeoutError(toolkit, timeout, info.status)
         await face.sleep(min(poll_interval, max(0.0, deadline - time.monotonic())))
+
+
+def accepted(answer: Any, toolkits: Sequence[str]) -> bool:
+    """Whether a resume value says yes to connecting `toolkits`: `True` (any truthy value),
+    `{"connected": True}`, or elicitation answers (`{"responses": {"connect:<toolkit>":
+    {"action": "accept"}}}`, one per toolkit). A falsy value, `{"connected": False}`, or a
+    toolkit whose answer is `decline`, `cancel` or missing is a no."""
+    if not answer:
+        return False
+    if not isinstance(answer, Mapping):
+        return True
+    if answer.get("connected") is False:
+        return False
+    responses = answer.get("responses")
+    if responses is None:
+        return True
+    if not isinstance(responses, Mapping):
+        return False
+    for toolkit in toolkits:
+        response = responses.get(connect_key(toolkit))
+        if not isinstance(response, Mapping) or response.get("action") != "accept":
+            return False
+    return True
 
 
 def _pause(payload: Mapping[str, Any]) -> Any:

@@ -254,3 +254,36 @@ def test_wait_hands_the_request_to_on_link_first(monkeypatch: pytest.MonkeyPatch
     assert did[0][0] == "link"
     assert did[0][1].toolkits == ("github",)
     assert isinstance(ended, ToolOutcome)
+
+
+@pytest.mark.parametrize(
+    ("answer", "yes"),
+    [
+        (True, True),
+        ({"connected": True}, True),
+        (False, False),
+        (0, False),
+        ({"connected": False}, False),
+        ({"responses": {"connect:github": {"action": "accept"}}}, True),
+        ({"responses": {"connect:github": {"action": "decline"}}}, False),
+        ({"responses": {"connect:github": {"action": "cancel"}}}, False),
+        ({"responses": {}}, False),
+        ({"responses": "yes"}, False),
+    ],
+)
+def test_the_answers_a_pause_takes(answer: Any, yes: bool) -> None:
+    """Today's values and LangChain's MCP elicitation answers, keyed as the pause's requests."""
+    assert connections_module.accepted(answer, ["github"]) is yes
+
+
+def test_a_pause_lists_its_links_as_elicitation_requests() -> None:
+    request = ConnectionRequest.of(
+        "T", {"github": "https://gh", "gmail": "https://gm"}, user_id="u", session_id="s"
+    )
+    entries = request.as_payload()["requests"]
+    assert [(e["key"], e["mode"], e["url"]) for e in entries] == [
+        ("connect:github", "url", "https://gh"),
+        ("connect:gmail", "url", "https://gm"),
+    ]
+    both = {"responses": {e["key"]: {"action": "accept"} for e in entries}}
+    assert connections_module.accepted(both, request.toolkits)
