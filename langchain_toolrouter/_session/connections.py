@@ -20,13 +20,9 @@ import importlib.util
 import inspect
 import logging
 import re
-import threading
 import time
-import uuid
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from langchain_toolrouter._answers import ToolNotConnectedError, ToolRouterToolError
@@ -39,8 +35,8 @@ from langchain_toolrouter._exceptions import (
     ConnectionTimeoutError,
     TransportError,
 )
-from langchain_toolrouter._langgraph import NotInGraphRunError, interrupt, run_facts
 from langchain_toolrouter._session.faces import Face, Flow, SingleFlight
+from langchain_toolrouter._session.pauses import NEEDS_LANGGRAPH, ROUNDS, check_can_pause, pause
 from langchain_toolrouter._session.runs import RUNNING, RunCall
 from langchain_toolrouter.client import ToolRouterClient
 from langchain_toolrouter.types import (
@@ -79,16 +75,6 @@ ENDED = frozenset(("FAILED", "EXPIRED"))
 """Account statuses that waiting cannot turn into ACTIVE."""
 
 MANAGE_CONNECTIONS_SLUG = "COMPOSIO_MANAGE_CONNECTIONS"
-_NOT_IN_GRAPH = (
-    "on_connection_required='interrupt' pauses a LangGraph run, and this tool call is not "
-    "inside one (create_agent, a ToolNode or a graph node, run with a checkpointer). Outside "
-    "LangGraph use on_connection_required='wait' (the call waits for the account, the link "
-    "going to on_link) or 'message' (the model gets the link)."
-)
-_NEEDS_LANGGRAPH = (
-    "on_connection_required='interrupt' needs langgraph: "
-    "pip install 'langchain-toolrouter[langgraph]'"
-)
 _NO_CONNECTION = re.compile(r"no active connection for toolkit '?([\w.-]+)'?", re.IGNORECASE)
 
 
@@ -137,7 +123,7 @@ def connection_policy(
             f"call waits for the account); got {mode!r}"
         )
     if mode == "interrupt" and importlib.util.find_spec("langgraph") is None:
-        raise ConfigurationError(_NEEDS_LANGGRAPH)
+        raise ConfigurationError(NEEDS_LANGGRAPH)
     timeout = base.timeout
     if connection_timeout is not None:
         try:
@@ -357,22 +343,24 @@ class Connections:
             return await self._then(face, request, retry)
         if run is None:
             check_can_pause()
-            return await self._answered(face, request, _pause(request.as_payload()), retry)
-        pause = _ROUNDS.join(run.task_key, request, late_possible=face.loop is not None)
-        if pause is None:  # this task paused once already: the model gets the link instead
+            return await self._answered(face, request, pause(request.as_payload()), retry)
+        joined = ROUNDS.join(
+            run.task_key, request.as_payload(), late_possible=face.loop is not None
+        )
+        if joined is None:  # this task paused once already: the model gets the link instead
             raise not_run(request, f"{' and '.join(links)} must be connected first")
         record = {
             "state": "paused",
-            "round": pause.round.id,
-            "late": pause.late,
+            "round": joined.round.id,
+            "late": joined.late,
             "request": request.as_payload(),
         }
         await run.write(face, record)
         RUNNING.settle(run)
         if face.loop is not None:  # an async task raises at the first pause: let all join it
             await RUNNING.quiet(run)
-        pause.round.raised = True
-        answer = _pause(pause.round.payload)  # pauses the run (the first time)
+        joined.round.raised = True
+        answer = pause(joined.round.payload)  # pauses the run (the first time)
         return await self._answered(face, request, answer, retry)
 
     async def resumed(
@@ -387,7 +375,7 @@ class Connections:
             ToolNotConnectedError: nothing was run, and why.
         """
         request = ConnectionRequest.from_payload(record["request"])
-        answer = await _ROUNDS.answer(face, str(record.get("round")), request.as_payload())
+        answer = await ROUNDS.answer(face, str(record.get("round")), request.as_payload())
         if request.user_id != self.user_id:
             raise not_run(
                 request,
@@ -485,37 +473,6 @@ def accepted(answer: Any, toolkits: Sequence[str]) -> bool:
     return True
 
 
-def _pause(payload: Mapping[str, Any]) -> Any:
-    """Pause the LangGraph run with `payload`; the value it is resumed with."""
-    try:
-        return interrupt(payload)
-    except ImportError as exc:  # pragma: no cover - checked when the option is given
-        raise ConfigurationError(_NEEDS_LANGGRAPH) from exc
-    except NotInGraphRunError as exc:
-        raise ConfigurationError(_NOT_IN_GRAPH) from exc
-
-
-def check_can_pause() -> None:
-    """Refuse, before anything is sent, a call that may have to pause a run that could never
-    be resumed: outside a LangGraph run, or in one without a checkpointer.
-
-    Raises:
-        ConfigurationError: saying what to do instead.
-    """
-    facts = run_facts()
-    if facts is None:
-        raise ConfigurationError(_NOT_IN_GRAPH)
-    if facts.thread_id is None:
-        raise ConfigurationError(
-            "on_connection_required='interrupt' pauses the LangGraph run, and this graph has "
-            "no checkpointer, so a paused run could never be resumed (the user would be shown "
-            "a link for nothing). Compile the graph with a checkpointer, e.g. "
-            "create_agent(..., checkpointer=InMemorySaver()) or graph.compile(checkpointer="
-            "...), and run it with a thread_id; or use on_connection_required='wait' or "
-            "'message'."
-        )
-
-
 def _notify(callback: Callable[[ConnectionRequest], Any], request: ConnectionRequest) -> None:
     """`on_link(request)`, run to its end when it is async (a sync call waits for it)."""
     result = callback(request)
@@ -539,111 +496,6 @@ async def _awaited(value: Awaitable[Any]) -> Any:
 def _log_request(request: ConnectionRequest) -> None:
     """The default `on_link`: one WARNING line with the links."""
     _log.warning("%s (user %s)", request.message, request.user_id)
-
-
-# --------------------------------------------------------------------------- one pause a task
-
-
-@dataclass
-class _Round:
-    """The one pause of a task: its value (every link of the task's calls that need one)
-    and, once a resumed call has read it, the answer."""
-
-    id: str
-    payload: dict[str, Any]
-    raised: bool = False
-    claimed: bool = False
-    answer: Future[Any] = field(default_factory=Future)
-
-
-@dataclass(frozen=True)
-class _Joined:
-    round: _Round
-    late: bool
-
-
-class _Rounds:
-    """The pauses of LangGraph tasks in this process (one round a task, bounded).
-
-    A plain `ToolNode` runs the calls of a model turn in one task, and LangGraph matches the
-    answers of a task's pauses to them by their order, which threads and tasks do not keep.
-    So the calls of a task that need accounts pause together, once: the first call's pause
-    value is shared, and each call that joins adds its links to it (a sync `ToolNode` raises
-    only when every call has ended, so the value holds every link; a call of an async task
-    that joins after the pause was raised is `late`: its link may not have been shown). When
-    the run is resumed, the first call to ask reads the answer with `interrupt()` and the
-    others share it.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._open: OrderedDict[tuple[str, str], _Round] = OrderedDict()
-        self._by_id: OrderedDict[str, _Round] = OrderedDict()
-
-    def join(
-        self, task: tuple[str, str], request: ConnectionRequest, *, late_possible: bool
-    ) -> _Joined | None:
-        """The task's round with `request` in it; `None` when the task paused once already
-        (a second pause would take the first one's answer)."""
-        with self._lock:
-            pause = self._open.get(task)
-            if pause is not None and pause.answer.done():
-                return None
-            if pause is None:
-                pause = _Round(id=uuid.uuid4().hex, payload=request.as_payload())
-                self._keep(task, pause)
-            else:
-                pause.payload.update(_merged(pause.payload, request))
-            return _Joined(pause, late_possible and pause.raised)
-
-    async def answer(self, face: Face, round_id: str, payload: Mapping[str, Any]) -> Any:
-        """The value the run was resumed with, for a call of the round `round_id`: read once
-        (by the first call to ask) and shared.
-
-        Raises:
-            GraphInterrupt: the run was not resumed with a value: it pauses again.
-        """
-        with self._lock:
-            pause = self._by_id.get(round_id)
-            if pause is None:  # a restart since the pause: the round lives on in the records
-                pause = _Round(id=round_id, payload=dict(payload), raised=True)
-                self._by_id[round_id] = pause
-            first = not pause.claimed
-            pause.claimed = True
-        if not first:
-            return await face.wait(pause.answer)
-        try:
-            value = _pause(pause.payload)
-        except BaseException as exc:
-            pause.answer.set_exception(exc)
-            raise
-        pause.answer.set_result(value)
-        return value
-
-    def _keep(self, task: tuple[str, str], pause: _Round) -> None:
-        self._open[task] = pause
-        self._by_id[pause.id] = pause
-        while len(self._open) > _KEPT_ROUNDS:
-            self._open.popitem(last=False)
-        while len(self._by_id) > _KEPT_ROUNDS:
-            self._by_id.popitem(last=False)
-
-
-_KEPT_ROUNDS = 10_000
-_ROUNDS = _Rounds()
-
-
-def _merged(payload: Mapping[str, Any], request: ConnectionRequest) -> dict[str, Any]:
-    """`payload` (a pause's value) with `request`'s links added."""
-    urls = {**payload.get("redirect_urls", {}), **request.redirect_urls}
-    tools = [*str(payload.get("tool", "")).split(", "), request.tool]
-    merged = ConnectionRequest.of(
-        ", ".join(dict.fromkeys(t for t in tools if t)),
-        urls,
-        user_id=request.user_id,
-        session_id=request.session_id,
-    )
-    return merged.as_payload()
 
 
 # --------------------------------------------------------------------------- the texts

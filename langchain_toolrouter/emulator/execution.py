@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from langchain_toolrouter.emulator.approvals import approval, needs_approval
 from langchain_toolrouter.emulator.context import EmulatorState
 from langchain_toolrouter.emulator.customs import CustomTool, resolve_customs
 from langchain_toolrouter.emulator.definitions import CatalogTool, ToolContext, ToolFailure, Toolkit
@@ -73,18 +74,30 @@ class SessionScope:
 
 @dataclass(frozen=True)
 class Outcome:
-    """Result of one tool run, before it is shaped as an execute response."""
+    """Result of one tool run, before it is shaped as an execute response.
+
+    `asked` holds the fields of an `input_required` answer (the tool did not run: it waits for
+    the user's input)."""
 
     data: dict[str, Any]
     error: str | None = None
+    asked: dict[str, Any] | None = None
 
     @property
     def successful(self) -> bool:
         """True when the tool completed."""
-        return self.error is None
+        return self.error is None and self.asked is None
 
     def to_result(self, log_id: str) -> ExecuteResult:
         """The execute response."""
+        if self.asked is not None:
+            return ExecuteResult(
+                data=self.data,
+                error=None,
+                log_id=log_id,
+                result_type="input_required",
+                **self.asked,
+            )
         return ExecuteResult(
             data=self.data,
             error=self.error,
@@ -215,9 +228,18 @@ def custom_tool_refused(tool: CustomTool) -> EmulatorError:
 
 
 def run_app_tool(
-    scope: SessionScope, slug: str, arguments: dict[str, Any], account: str | None = None
+    scope: SessionScope,
+    slug: str,
+    arguments: dict[str, Any],
+    account: str | None = None,
+    *,
+    input_responses: dict[str, Any] | None = None,
+    request_state: Any = None,
+    may_ask: bool = True,
 ) -> Outcome:
-    """Run a catalog tool as the session's user.
+    """Run a catalog tool as the session's user (once approved, when the session asks for
+    its approval: `input_responses` and `request_state` answer that; `may_ask=False` where no
+    answer can come back, as an item of a multi-execute).
 
     Raises:
         EmulatorError: unknown/disallowed tool, custom tool, or no active connection.
@@ -229,6 +251,23 @@ def run_app_tool(
     toolkit = scope.state.catalog.toolkits[tool.toolkit]
     require_account(toolkit, scope, account)
     store = scope.state.store
+    if needs_approval(scope.record.config, tool):
+        if not may_ask:
+            return Outcome(
+                data={}, error=f"{tool.slug} needs the user's approval: call it on its own."
+            )
+        decided = approval(
+            store,
+            scope.record,
+            tool,
+            arguments,
+            input_responses=input_responses,
+            request_state=request_state,
+        )
+        if isinstance(decided, str):
+            return Outcome(data={}, error=decided)
+        if decided is not None:
+            return Outcome(data={}, asked=decided)
     with store.lock:  # a session deleted since the request looked it up runs nothing
         if not store.live(scope.record):
             raise session_not_found(scope.record.id)

@@ -330,7 +330,14 @@ async def execute(request: Request) -> Response:
     if body.tool_slug.upper().startswith("COMPOSIO_"):
         outcome = await run_meta_tool(scope, body.tool_slug, arguments)
     else:
-        outcome = run_app_tool(scope, body.tool_slug, arguments, body.account)
+        outcome = run_app_tool(
+            scope,
+            body.tool_slug,
+            arguments,
+            body.account,
+            input_responses=body.input_responses,
+            request_state=body.request_state,
+        )
     return _result(request, outcome)
 
 

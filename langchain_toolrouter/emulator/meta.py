@@ -328,7 +328,9 @@ def _multi(scope: SessionScope, args: MultiArgs) -> Outcome:
                     4300,
                     f"{item.tool_slug} is a meta tool; multi-execute runs app tools only.",
                 )
-            outcome = run_app_tool(scope, item.tool_slug, item.arguments, item.account)
+            outcome = run_app_tool(
+                scope, item.tool_slug, item.arguments, item.account, may_ask=False
+            )
         except EmulatorError as refused:
             fix = f" {refused.suggested_fix}" if refused.suggested_fix else ""
             outcome = Outcome(data={}, error=f"{refused.message}{fix}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import string
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -103,6 +104,8 @@ class Store:
         self.sessions: dict[str, SessionRecord] = {}
         self.users: dict[tuple[str, str], UserState] = {}
         self.links: dict[str, tuple[str, str, str]] = {}
+        self.approvals: OrderedDict[str, str] = OrderedDict()
+        """Pending approval requests: request_state -> the digest of the call it is for."""
         self._random = random.Random(seed)  # noqa: S311 - reproducible ids, not secrets
         self.lock = threading.RLock()
 

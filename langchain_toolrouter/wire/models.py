@@ -205,6 +205,8 @@ class TagsRequest(WireModel):
         validation_alias=_either("disable", "disabled"),
         serialization_alias="disable",
     )
+    require_approval: list[str] | None = None
+    """Newer service field: tools with any of these tags need approval."""
 
 
 class ToolFilterRequest(WireModel):
@@ -462,6 +464,8 @@ class ToolkitsConfig(WireModel):
     disabled: list[str] | None = Field(
         default=None, validation_alias=_either("disabled", "disable")
     )
+    require_approval: list[str] | None = None
+    """Newer service field: toolkits whose tools need the user's approval before they run."""
 
 
 def _tags_shorthand(value: Any) -> Any:
@@ -477,6 +481,8 @@ class TagsConfig(WireModel):
     disabled: list[str] | None = Field(
         default=None, validation_alias=_either("disabled", "disable")
     )
+    require_approval: list[str] | None = None
+    """Newer service field: tools with any of these tags need the user's approval."""
 
 
 class ToolFilterConfig(WireModel):
@@ -487,6 +493,8 @@ class ToolFilterConfig(WireModel):
         default=None, validation_alias=_either("disabled", "disable")
     )
     tags: Annotated[TagsConfig | None, BeforeValidator(_tags_shorthand)] = None
+    require_approval: list[str] | None = None
+    """Newer service field: tools of this toolkit that need the user's approval."""
 
 
 class ManageConnectionsConfig(WireModel):

@@ -197,7 +197,7 @@ def wait_flow(
     link handed to `on_link`, the client calls), and what it ended with."""
     did: list[Any] = []
     monkeypatch.setattr(
-        connections_module, "interrupt", lambda value: did.append(("pause", value)) or answer
+        connections_module, "pause", lambda value: did.append(("pause", value)) or answer
     )
     monkeypatch.setattr(connections_module, "check_can_pause", lambda: None)  # no graph here
     active = [
