@@ -32,6 +32,7 @@ from langchain_toolrouter._exceptions import (
     UnprocessableEntityError,
 )
 from langchain_toolrouter._langgraph import is_graph_signal
+from langchain_toolrouter._session import inputs
 from langchain_toolrouter._session.connections import (
     Connections,
     check_can_pause,
@@ -62,6 +63,7 @@ from langchain_toolrouter.wire import models as m
 __all__ = ["SessionCalls", "ToolCall", "is_meta"]
 
 _MANAGE_CONNECTIONS_SLUG = "COMPOSIO_MANAGE_CONNECTIONS"
+INPUT_REQUIRED = "input_required"
 
 
 def is_meta(slug: str) -> bool:
@@ -225,7 +227,7 @@ class ToolCall:
             failed = self._failed(SyncFace(s.rt), exc, payload, account, model=model, run=run)
             return run_sync(failed)
         outcome = self._finish(result)
-        if model and self._in_band:
+        if model and (self._in_band or outcome.extra.get("result_type") == INPUT_REQUIRED):
             return run_sync(self._after(SyncFace(s.rt), outcome, payload, account, run))
         return outcome
 
@@ -262,7 +264,7 @@ class ToolCall:
             failed = self._failed(AsyncFace(s.rt), exc, payload, account, model=model, run=run)
             return await failed
         outcome = self._finish(result)
-        if model and self._in_band:
+        if model and (self._in_band or outcome.extra.get("result_type") == INPUT_REQUIRED):
             return await self._after(AsyncFace(s.rt), outcome, payload, account, run)
         return outcome
 
@@ -287,8 +289,7 @@ class ToolCall:
             return replayed(record)
         try:
             if record is not None and state == "paused":
-                retry = lambda: self._retry(face, payload, account, run)  # noqa: E731
-                outcome = run_sync(self._s.connections.resumed(face, run, record, retry))
+                outcome = run_sync(self._resumed(face, run, record, payload, account))
             else:
                 outcome = self.execute(payload, account, run=run)
         except ToolRouterToolError as answer:
@@ -311,8 +312,7 @@ class ToolCall:
                 return replayed(record)
             try:
                 if record is not None and state == "paused":
-                    retry = lambda: self._retry(face, payload, account, run)  # noqa: E731
-                    outcome = await self._s.connections.resumed(face, run, record, retry)
+                    outcome = await self._resumed(face, run, record, payload, account)
                 else:
                     outcome = await self.aexecute(payload, account, run=run)
             except ToolRouterToolError as answer:
@@ -325,6 +325,28 @@ class ToolCall:
             if started:
                 RUNNING.finish(run)
 
+    async def _resumed(
+        self,
+        face: Face,
+        run: RunCall,
+        record: dict[str, Any],
+        payload: dict[str, Any],
+        account: str | None,
+    ) -> ToolOutcome:
+        """A call of a paused run, resumed: the answer read first, then the call once."""
+        if record.get("kind") == "input":
+            return await inputs.resumed(
+                face,
+                run,
+                record,
+                user_id=self._s.user_id,
+                answered=lambda answers, state: self._retry(
+                    face, payload, account, run, answers=(answers, state)
+                ),
+            )
+        retry = lambda: self._retry(face, payload, account, run)  # noqa: E731
+        return await self._s.connections.resumed(face, run, record, retry)
+
     def _finish(self, result: m.ExecuteResult, *, hint: bool = True) -> ToolOutcome:
         """The outcome of the service's answer; a multi-execute's items naming a custom tool
         this session has no function for get the fix added (unless `hint` is false: the
@@ -335,10 +357,18 @@ class ToolCall:
         return outcome
 
     async def _remote(
-        self, face: Face, payload: dict[str, Any], account: str | None = None, *, hint: bool = True
+        self,
+        face: Face,
+        payload: dict[str, Any],
+        account: str | None = None,
+        *,
+        hint: bool = True,
+        answers: tuple[dict[str, Any], Any] | None = None,
     ) -> ToolOutcome:
-        """The service call of `execute`, in a flow (for the paths of several steps)."""
+        """The service call of `execute`, in a flow (for the paths of several steps); with
+        `answers`, the user's `input_responses` and the `request_state` they answer."""
         s = self._s
+        responses, state = answers if answers is not None else (None, None)
         if self._meta:
             result = await face.call(
                 ToolRouterClient.execute_meta,
@@ -346,6 +376,8 @@ class ToolCall:
                 self.slug,
                 payload,
                 experimental=s.inline(),
+                input_responses=responses,
+                request_state=state,
             )
         else:
             result = await face.call(
@@ -355,6 +387,8 @@ class ToolCall:
                 payload,
                 account=account,
                 experimental=s.inline(),
+                input_responses=responses,
+                request_state=state,
             )
         return self._finish(result, hint=hint)
 
@@ -392,11 +426,18 @@ class ToolCall:
         raise answer from exc
 
     async def _retry(
-        self, face: Face, payload: dict[str, Any], account: str | None, run: RunCall | None
+        self,
+        face: Face,
+        payload: dict[str, Any],
+        account: str | None,
+        run: RunCall | None,
+        *,
+        answers: tuple[dict[str, Any], Any] | None = None,
     ) -> ToolOutcome:
-        """The call once more, after the user connected (a failure is answered, not paused)."""
+        """The call once more, after the user connected or answered (a failure is answered,
+        not paused)."""
         try:
-            return await self._remote(face, payload, account)
+            return await self._remote(face, payload, account, answers=answers)
         except (APIError, TransportError) as exc:
             return await self._failed(face, exc, payload, account, model=True, pause=False, run=run)
 
@@ -409,9 +450,23 @@ class ToolCall:
         run: RunCall | None,
     ) -> ToolOutcome:
         """An answer that may say in-band that accounts are needed (see
-        `Connections.answered`)."""
+        `Connections.answered`), or that the user's input is (see `inputs.asked`)."""
+        s = self._s
+        if outcome.extra.get("result_type") == INPUT_REQUIRED:
+            return await inputs.asked(
+                face,
+                outcome,
+                tool=self.slug,
+                user_id=s.user_id,
+                session_id=s.session_id,
+                pausing=s.connections.policy.mode == "interrupt",
+                answered=lambda answers, state: self._retry(
+                    face, payload, account, run, answers=(answers, state)
+                ),
+                run=run,
+            )
         retry = lambda: self._retry(face, payload, account, run)  # noqa: E731
-        return await self._s.connections.answered(face, self.slug, outcome, retry=retry, run=run)
+        return await s.connections.answered(face, self.slug, outcome, retry=retry, run=run)
 
     # ------------------------------------------------------------------ split multi-execute
 
