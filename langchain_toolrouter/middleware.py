@@ -236,16 +236,7 @@ class ToolRouterMiddleware(AgentMiddleware[ToolRouterState, Any]):
         slugs = list(dict.fromkeys([*self.always_include, *loaded[-self.keep :]]))
         missing = [slug for slug in slugs if self._builder.known(slug) is False]
         if missing:
-            calls = await self._session(face)
-            result = await face.call(
-                ToolRouterClient.execute_meta,
-                calls.session_id,
-                GET_TOOL_SCHEMAS,
-                {"tool_slugs": missing},
-                experimental=calls.inline(),
-            )
-            for slug, schema in read_schemas(result).items():
-                self._builder.found(slug, schema)
+            await self._fetch(face, missing)
         ours: list[ToolRouterTool] = [
             tool
             for custom in self._registry.tools
@@ -278,7 +269,7 @@ class ToolRouterMiddleware(AgentMiddleware[ToolRouterState, Any]):
     ) -> ToolMessage | Command[Any]:
         """Run a call of a tool the agent never registered (one the model got from here) in
         the user's session, after a person's approval when it needs one."""
-        tool = self._tool_for(request)
+        tool = run_sync(self._tool_for(SyncFace(self._rt), request))
         if tool is None:
             return handler(request)
         decided = self._approved(request, tool)
@@ -292,7 +283,7 @@ class ToolRouterMiddleware(AgentMiddleware[ToolRouterState, Any]):
         handler: Callable[[ToolCallRequest], Awaitable[ToolMessage | Command[Any]]],
     ) -> ToolMessage | Command[Any]:
         """Async twin of `wrap_tool_call`."""
-        tool = self._tool_for(request)
+        tool = await self._tool_for(AsyncFace(self._rt), request)
         if tool is None:
             return await handler(request)
         decided = self._approved(request, tool)
@@ -300,8 +291,9 @@ class ToolRouterMiddleware(AgentMiddleware[ToolRouterState, Any]):
             return decided
         return await handler(decided.override(tool=tool))
 
-    def _tool_for(self, request: ToolCallRequest) -> ToolRouterTool | None:
-        """Our tool the call names, when the agent has no tool of that name."""
+    async def _tool_for(self, face: Face, request: ToolCallRequest) -> ToolRouterTool | None:
+        """Our tool the call names, when the agent has no tool of that name: one the model was
+        given (a run resumed in another process has not built it yet: it is built again)."""
         if request.tool is not None:
             return None
         name = str(request.tool_call.get("name", ""))
@@ -309,7 +301,28 @@ class ToolRouterMiddleware(AgentMiddleware[ToolRouterState, Any]):
             if custom.final_slug == name:
                 return self._builder.custom(custom)
         built = self._builder.known(name)
+        if built is False and name in self._offered(request.state):
+            await self._fetch(face, [name])
+            built = self._builder.known(name)
         return built if isinstance(built, ToolRouterTool) else None
+
+    def _offered(self, state: Any) -> list[str]:
+        """The slugs the model may have been given in this thread."""
+        loaded = state.get("toolrouter_tools") if isinstance(state, Mapping) else None
+        return [*self.always_include, *(loaded or []), *(self._all or [])]
+
+    async def _fetch(self, face: Face, slugs: list[str]) -> None:
+        """Fetch the schemas of `slugs` (one request, in the user's session) for the builder."""
+        calls = await self._session(face)
+        result = await face.call(
+            ToolRouterClient.execute_meta,
+            calls.session_id,
+            GET_TOOL_SCHEMAS,
+            {"tool_slugs": slugs},
+            experimental=calls.inline(),
+        )
+        for slug, schema in read_schemas(result).items():
+            self._builder.found(slug, schema)
 
     def _approved(
         self, request: ToolCallRequest, tool: ToolRouterTool

@@ -1,0 +1,321 @@
+"""`ToolRouterMiddleware` in a real `create_agent` agent: each user's catalog as typed tools
+picked per user message, run in the user's session, with pauses for connections, input the
+service asks for and approvals, sync and async, across a restart.
+"""
+
+# ruff: noqa: F811 - the loopback fixtures are imported by name and then requested by name
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+from langchain.agents import create_agent
+from langchain.agents.middleware import HumanInTheLoopMiddleware, ToolRetryMiddleware
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.store.memory import InMemoryStore
+from langgraph.types import Command
+
+from langchain_toolrouter import ToolRouter, ToolRouterMiddleware
+from langchain_toolrouter.emulator import EmulatorServer
+from langchain_toolrouter.errors import ConnectError, RateLimitError, ToolRouterError
+from langchain_toolrouter.middleware import retry_on
+from tests.chat_models import Reactive, calls, requests_by_text
+from tests.integration_tests.agents import tool_messages
+from tests.unit_tests.langchain.loopback import make_router, server  # noqa: F401 - fixture
+
+REPO = "GITHUB_CREATE_A_REPOSITORY_FOR_THE_AUTHENTICATED_USER"
+SEND = "GMAIL_SEND_EMAIL"
+KV_SET, KV_GET = "NOTES_KV_SET", "NOTES_KV_GET"
+EMAIL = {"recipient_email": "a@example.com", "subject": "hi", "body": "hello"}
+
+TURNS = {
+    "save my name in my notes": calls((KV_SET, {"key": "name", "value": "me"}, "c-save")),
+    "read my name from my notes": calls((KV_GET, {"key": "name"}, "c-read")),
+    "create a github repository named hello": calls((REPO, {"name": "hello"}, "c-repo")),
+    "send an email with gmail": calls((SEND, EMAIL, "c-mail")),
+}
+
+
+class Seeing(Reactive):
+    """A scripted model that also remembers the tool names bound to each of its calls."""
+
+    def _bound(self, names: list[str]) -> None:
+        BOUND.append(names)
+
+
+BOUND: list[list[str]] = []
+
+
+def new_user() -> str:
+    return f"user-{uuid.uuid4().hex[:8]}"
+
+
+def thread(user: str | None = None, **configurable: Any) -> dict[str, Any]:
+    given = {"thread_id": f"t-{uuid.uuid4().hex[:8]}", **configurable}
+    if user is not None:
+        given["user_id"] = user
+    return {"configurable": given}
+
+
+def agent_with(router: ToolRouter, *more: Any, saver: Any = None, **options: Any) -> Any:
+    options.setdefault("toolkits", ["github", "gmail", "notes"])
+    middleware = ToolRouterMiddleware(router, **options)
+    return create_agent(
+        Seeing(reply=requests_by_text(TURNS)),
+        middleware=[middleware, *more],
+        checkpointer=saver or InMemorySaver(),
+        context_schema=Context,
+    )
+
+
+@dataclass
+class Context:
+    user_id: str | None = None
+
+
+@pytest.fixture
+def irouter(server: EmulatorServer) -> Any:
+    router = make_router(server, on_connection_required="interrupt", connection_timeout=5)
+    yield router
+    router.close()
+
+
+def executes(server: EmulatorServer, slug: str) -> list[int | None]:
+    """The statuses of the execute requests of a tool, in order."""
+    return [
+        record.status
+        for record in server.log
+        if record.operation == "execute" and slug in (record.detail or "")
+    ]
+
+
+def answer_of(result: dict[str, Any], name: str) -> ToolMessage:
+    return next(m for m in reversed(tool_messages(result)) if m.name == name)
+
+
+@pytest.mark.parametrize("face", ["sync", "async"])
+async def test_two_users_one_agent_typed_tools_picked_per_message(
+    irouter: ToolRouter, server: EmulatorServer, face: str
+) -> None:
+    """The model gets the tools a search of the user's session found, as typed tools, and
+    calls them by name: never COMPOSIO_MULTI_EXECUTE_TOOL. One user comes from the config,
+    the other from LangGraph server auth; each writes and reads in their own session."""
+    agent = agent_with(irouter)
+    alice, bob = new_user(), new_user()
+    by_config = thread(alice)
+    by_auth = thread(langgraph_auth_user={"identity": bob})
+    BOUND.clear()
+
+    async def ask(text: str, config: dict[str, Any]) -> dict[str, Any]:
+        message = {"messages": [("user", text)]}
+        if face == "sync":
+            result: dict[str, Any] = agent.invoke(message, config)
+        else:
+            result = await agent.ainvoke(message, config)
+        return result
+
+    saved = await ask("save my name in my notes", by_config)
+    assert answer_of(saved, KV_SET).status == "success"
+    assert KV_SET in BOUND[0]
+    assert all(not name.startswith("COMPOSIO_") for names in BOUND for name in names)
+    assert len(BOUND[0]) <= 8  # top_k: the rest of the catalog never reaches the model
+    assert saved["toolrouter_tools"][0] == KV_SET
+
+    again = await ask("read my name from my notes", by_config)
+    assert '"value":"me"' in str(answer_of(again, KV_GET).content)
+    assert KV_SET in again["toolrouter_tools"]  # loaded earlier in the thread: still there
+
+    theirs = await ask("read my name from my notes", by_auth)
+    assert "is not set" in str(answer_of(theirs, KV_GET).content)  # bob's own session
+
+
+def test_one_search_per_user_message_whatever_the_model_calls(
+    irouter: ToolRouter, server: EmulatorServer
+) -> None:
+    agent = agent_with(irouter)
+    run = thread(new_user())
+    before = sum(1 for r in server.log if r.operation == "search")
+    agent.invoke({"messages": [("user", "save my name in my notes")]}, run)  # 2 model calls
+    assert sum(1 for r in server.log if r.operation == "search") - before == 1
+
+
+@pytest.mark.parametrize("face", ["sync", "async"])
+async def test_a_connection_pauses_and_the_resume_runs_the_call_once(
+    irouter: ToolRouter, server: EmulatorServer, face: str
+) -> None:
+    agent = agent_with(irouter)
+    run = thread(new_user())
+    message = {"messages": [("user", "create a github repository named hello")]}
+    if face == "sync":
+        paused = agent.invoke(message, run)
+    else:
+        paused = await agent.ainvoke(message, run)
+    request = paused["__interrupt__"][0].value
+    assert request["type"] == "connection_required"
+    assert request["requests"][0]["mode"] == "url"
+    async with httpx.AsyncClient() as browser:
+        await browser.get(request["redirect_urls"]["github"])
+    resume = Command(resume={"responses": {request["requests"][0]["key"]: {"action": "accept"}}})
+    done = agent.invoke(resume, run) if face == "sync" else await agent.ainvoke(resume, run)
+    assert answer_of(done, REPO).status == "success"
+    runs = [
+        r.status for r in server.log if r.operation == "execute" and request["session_id"] in r.path
+    ]
+    assert runs == [400, 200]
+
+
+@pytest.mark.parametrize("face", ["sync", "async"])
+async def test_input_the_service_asks_for_pauses_and_goes_back_once(
+    irouter: ToolRouter, server: EmulatorServer, face: str
+) -> None:
+    """A session that asks for approval of the notes toolkit answers input_required: the run
+    pauses with the form; the resume's answer is sent back once with the request_state."""
+    agent = agent_with(irouter, toolkits={"enable": ["notes"], "require_approval": ["notes"]})
+    run = thread(new_user())
+    message = {"messages": [("user", "save my name in my notes")]}
+    paused = agent.invoke(message, run) if face == "sync" else await agent.ainvoke(message, run)
+    request = paused["__interrupt__"][0].value
+    assert request["type"] == "input_required"
+    (form,) = request["requests"]
+    assert form["mode"] == "form"
+    assert "approve" in form["requested_schema"]["properties"]
+    answer = Command(resume={"responses": {form["key"]: {"action": "accept", "content": {}}}})
+    done = agent.invoke(answer, run) if face == "sync" else await agent.ainvoke(answer, run)
+    assert answer_of(done, KV_SET).status == "success"
+    session = request["session_id"]
+    runs = [r.status for r in server.log if r.operation == "execute" and session in r.path]
+    assert runs == [200, 200]  # asked, then run once with the answer
+
+
+def test_declining_the_input_runs_nothing(irouter: ToolRouter, server: EmulatorServer) -> None:
+    agent = agent_with(irouter, toolkits={"enable": ["notes"], "require_approval": ["notes"]})
+    run = thread(new_user())
+    paused = agent.invoke({"messages": [("user", "save my name in my notes")]}, run)
+    request = paused["__interrupt__"][0].value
+    done = agent.invoke(Command(resume=False), run)
+    answer = answer_of(done, KV_SET)
+    assert answer.status == "error"
+    assert "declined" in str(answer.content)
+    mine = irouter.create_session(request["user_id"], toolkits=["notes"])
+    assert "is not set" in str(mine.execute(KV_GET, {"key": "name"}).error)
+
+
+def test_a_stacked_human_in_the_loop_gates_the_real_action(
+    irouter: ToolRouter, server: EmulatorServer
+) -> None:
+    """HumanInTheLoopMiddleware matches tool names: the model calls GMAIL_SEND_EMAIL itself
+    (not inside a multi-execute), so the approval gates that very action."""
+    gate = HumanInTheLoopMiddleware(interrupt_on={SEND: True})
+    agent = agent_with(irouter, gate, toolkits=["gmail"])
+    user = new_user()
+    session = irouter.create_session(user, toolkits=["gmail"])
+    httpx.get(session.authorize("gmail").redirect_url)
+    run = thread(user)
+    paused = agent.invoke({"messages": [("user", "send an email with gmail")]}, run)
+    review = paused["__interrupt__"][0].value
+    assert review["action_requests"][0]["name"] == SEND
+    assert not [r for r in server.log if r.operation == "execute" and session.session_id in r.path]
+    rejected = agent.invoke(Command(resume={"decisions": [{"type": "reject"}]}), run)
+    assert answer_of(rejected, SEND).status == "error"
+    assert not [r for r in server.log if r.operation == "execute" and session.session_id in r.path]
+
+
+def test_destructive_tools_wait_for_approval(irouter: ToolRouter, server: EmulatorServer) -> None:
+    agent = agent_with(irouter, approve=[KV_SET], toolkits=["notes"])
+    run = thread(new_user())
+    paused = agent.invoke({"messages": [("user", "save my name in my notes")]}, run)
+    review = paused["__interrupt__"][0].value
+    assert review["action_requests"][0]["name"] == KV_SET
+    edited = {
+        "type": "edit",
+        "edited_action": {"name": KV_SET, "args": {"key": "name", "value": "you"}},
+    }
+    done = agent.invoke(Command(resume={"decisions": [edited]}), run)
+    assert '"value":"you"' in str(answer_of(done, KV_SET).content)
+
+
+def test_a_restart_keeps_the_loaded_tools_and_runs_the_call_once(server: EmulatorServer) -> None:
+    """A new router and agent (a new process) sharing the checkpointer and the store: the
+    tools loaded in the thread are still the model's, and the paused call runs once."""
+    saver, store = InMemorySaver(), InMemoryStore()
+    run = thread(new_user())
+
+    def agent_in_a_new_process() -> tuple[ToolRouter, Any]:
+        router = make_router(server, on_connection_required="interrupt", connection_timeout=5)
+        middleware = ToolRouterMiddleware(router, toolkits=["github", "notes"], session_store=store)
+        agent = create_agent(
+            Seeing(reply=requests_by_text(TURNS)),
+            middleware=[middleware],
+            checkpointer=saver,
+            store=store,
+        )
+        return router, agent
+
+    first, agent = agent_in_a_new_process()
+    paused = agent.invoke({"messages": [("user", "create a github repository named hello")]}, run)
+    request = paused["__interrupt__"][0].value
+    first.close()
+    httpx.get(request["redirect_urls"]["github"])
+    second, agent = agent_in_a_new_process()
+    try:
+        done = agent.invoke(Command(resume=True), run)
+        assert answer_of(done, REPO).status == "success", answer_of(done, REPO).content
+        BOUND.clear()
+        agent.invoke({"messages": [("user", "save my name in my notes")]}, run)
+        assert REPO in BOUND[0]  # loaded in the first process, bound in the second
+    finally:
+        second.close()
+    runs = [
+        r.status for r in server.log if r.operation == "execute" and request["session_id"] in r.path
+    ]
+    assert runs[:2] == [400, 200]
+
+
+def test_the_meta_selection_loads_what_the_models_search_finds(
+    irouter: ToolRouter, server: EmulatorServer
+) -> None:
+    def reply(messages: list[BaseMessage]) -> AIMessage:
+        last = messages[-1]
+        if isinstance(last, ToolMessage) and last.name == "search_tools":
+            return calls((KV_SET, {"key": "name", "value": "me"}, "c-set"))
+        if isinstance(last, ToolMessage):
+            return AIMessage(content="done")
+        return calls(("search_tools", {"query": "save a value in my notes"}, "c-find"))
+
+    middleware = ToolRouterMiddleware(irouter, select="meta", toolkits=["notes"])
+    agent = create_agent(Seeing(reply=reply), middleware=[middleware], checkpointer=InMemorySaver())
+    BOUND.clear()
+    done = agent.invoke({"messages": [("user", "remember my name")]}, thread(new_user()))
+    assert BOUND[0] == ["search_tools"]
+    assert KV_SET in BOUND[1]
+    assert answer_of(done, KV_SET).status == "success"
+
+
+def test_retry_on_never_retries_a_call_that_may_have_run() -> None:
+    assert retry_on(ConnectError("refused", operation="execute"))
+    assert retry_on(RateLimitError("slow down", status=429))
+    assert not retry_on(ToolRouterError("x"))
+    lost = ConnectError("lost", operation="execute")
+    lost.request_sent = True
+    assert not retry_on(lost)
+    assert ToolRetryMiddleware(retry_on=retry_on)  # the stack the docs show
+
+
+def test_options_of_the_wrong_kind_are_named(irouter: ToolRouter) -> None:
+    from langchain_toolrouter.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match="select must be"):
+        ToolRouterMiddleware(irouter, select="some")  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="top_k"):
+        ToolRouterMiddleware(irouter, top_k=0)
+    with pytest.raises(ConfigurationError, match="always_include must be a list"):
+        ToolRouterMiddleware(irouter, always_include="GMAIL_SEND_EMAIL")
+    with pytest.raises(TypeError, match="'toolkit' \\(did you mean 'toolkits'\\?\\)"):
+        ToolRouterMiddleware(irouter, toolkit=["github"])
+    with pytest.raises(ConfigurationError, match="needs a ToolRouter"):
+        ToolRouterMiddleware("router")  # type: ignore[arg-type]
