@@ -19,8 +19,11 @@ key: messages, reprs and attributes hold none. The tree::
     │   ├── TransportError              no usable HTTP answer (request_sent says if it may have run)
     │   │   ├── ConnectError                the connection was never made; nothing was sent
     │   │   ├── RequestTimeoutError         connect, write, read or pool timeout
-    │   │   └── ConnectionLostError         connection dropped after the request was sent
-    │   ├── ResponseValidationError     a 2xx body that does not fit the expected model
+    │   │   │   └── DeadlineExceededError       the answer outlasted attempt_deadline
+    │   │   ├── ConnectionLostError         connection dropped after the request was sent
+    │   │   ├── ResponseTooLargeError       the answer outgrew max_response_bytes (not retried)
+    │   │   └── ResponseValidationError     an answer that cannot be decoded, or a 2xx body that
+    │   │                                   does not fit the expected model (not retried)
     │   ├── ToolSearchError             the service's tool search failed for the query
     │   ├── ConnectionTimeoutError      wait_for_connection gave up; TimeoutError
     │   ├── ConnectionFailedError       the account ended FAILED or EXPIRED; its link is dead
@@ -67,12 +70,14 @@ __all__ = [
     "ConnectionLostError",
     "ConnectionTimeoutError",
     "CustomSlugError",
+    "DeadlineExceededError",
     "FileTransferError",
     "NotFoundError",
     "PermissionDeniedError",
     "RateLimitError",
     "RequestTimeoutError",
     "RequestValidationError",
+    "ResponseTooLargeError",
     "ResponseValidationError",
     "SchemaConversionError",
     "ServerError",
@@ -298,7 +303,8 @@ class ConnectError(TransportError):
 
 
 class RequestTimeoutError(TransportError):
-    """A timeout expired. ``phase`` is ``connect``, ``pool``, ``write`` or ``read``.
+    """A timeout expired. ``phase`` is ``connect``, ``pool``, ``write``, ``read`` or
+    ``deadline`` (:class:`DeadlineExceededError`).
 
     Connect and pool timeouts happen before anything is sent (``request_sent`` is False).
     """
@@ -313,8 +319,49 @@ class ConnectionLostError(TransportError):
     """The connection broke after the request was sent: it may or may not have run."""
 
 
-class ResponseValidationError(ToolRouterError):
-    """A 2xx response whose body does not fit the operation's response model.
+class DeadlineExceededError(RequestTimeoutError):
+    """An attempt was still receiving its answer when the client's ``attempt_deadline`` passed.
+
+    The per-read timeouts bound each wait; this bounds the whole attempt, so an answer that
+    trickles in a few bytes at a time ends too. The request went out: it may have run (an
+    execute is not resent; a read is retried like a read timeout).
+
+    Attributes:
+        deadline: the deadline in seconds (``attempt_deadline``, or its default: twice the
+            call's read timeout).
+    """
+
+    def __init__(self, message: str, *, deadline: float, **fields: Any) -> None:
+        self.deadline = deadline
+        super().__init__(message, phase="deadline", **fields)
+
+
+class ResponseTooLargeError(TransportError):
+    """The answer was larger than the client's ``max_response_bytes``; reading stopped there.
+
+    Counted on the decoded bytes as they arrive, so a compressed answer that expands without
+    end stops at the limit too. The request went out: it may have run, and it is not resent
+    (the same request would get the same answer).
+
+    Attributes:
+        limit: the limit in bytes (``max_response_bytes``).
+        received: decoded bytes read before stopping, or the size the answer announced
+            (``Content-Length``) when it was refused before reading.
+    """
+
+    def __init__(self, message: str, *, limit: int, received: int, **fields: Any) -> None:
+        self.limit = limit
+        self.received = received
+        super().__init__(message, **fields)
+
+
+class ResponseValidationError(TransportError):
+    """An answer this client cannot use: a body it cannot decode (a broken compression, text
+    that is not UTF-8, JSON too deep or with a number too long to read), or a 2xx body that is
+    not JSON or does not fit the operation's response model.
+
+    A :class:`TransportError` because no usable answer arrived: the request went out and the
+    service answered, so it ran (``request_sent`` is True); it is not resent.
 
     Attributes:
         operation: the operation whose answer was wrong.
@@ -333,8 +380,8 @@ class ResponseValidationError(ToolRouterError):
         body: str,
         status: int,
         model: str | None = None,
+        request_id: str | None = None,
     ) -> None:
-        self.operation = operation
         self.field = field
         self.errors = errors
         self.body = body
@@ -342,8 +389,10 @@ class ResponseValidationError(ToolRouterError):
         target = f" {model}" if model else ""
         shown = body if len(body) <= 300 else body[:300] + "..."
         super().__init__(
-            f"{operation}: HTTP {status} response does not fit{target} "
-            f"(field {field or '<body>'!r}): {'; '.join(errors)}. Raw body: {shown}"
+            f"HTTP {status} response does not fit{target} (field {field or '<body>'!r}): "
+            f"{'; '.join(errors)}. Raw body: {shown}",
+            operation=operation,
+            request_id=request_id,
         )
 
 
