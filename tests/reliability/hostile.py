@@ -18,30 +18,11 @@ from collections.abc import Awaitable, Callable
 from types import TracebackType
 from typing import Any
 
-__all__ = ["ANSWERS", "TOOL_SLUG", "HostileServer", "gzip_bomb"]
+from tests.unit_tests.langchain.test_call_path import SESSION, TOOLS
+
+__all__ = ["ANSWERS", "SESSION", "TOOL_SLUG", "HostileServer", "gzip_bomb"]
 
 TOOL_SLUG = "NOTES_KV_GET"
-SESSION = {
-    "session_id": "trs_hostile",
-    "mcp": {"type": "http", "url": "http://127.0.0.1/mcp"},
-    "config": {"user_id": "u1"},
-}
-TOOLS = {
-    "items": [
-        {
-            "slug": TOOL_SLUG,
-            "name": "Get",
-            "description": "Read a key.",
-            "input_parameters": {
-                "type": "object",
-                "properties": {"key": {"type": "string"}},
-                "required": ["key"],
-            },
-            "toolkit": {"slug": "notes", "name": "Notes"},
-        }
-    ],
-    "next_cursor": None,
-}
 BLOCK = b" " * 65536
 MB300 = 300 * 1024 * 1024
 TRICKLE_GAP = 0.25  # one byte every quarter second: 4 bytes/s

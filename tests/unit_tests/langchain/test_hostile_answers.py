@@ -12,28 +12,8 @@ import pytest
 from langchain_core.messages import ToolMessage
 
 from langchain_toolrouter import ToolRouter
+from tests.unit_tests.langchain.test_call_path import SESSION, TOOLS
 
-SESSION = {
-    "session_id": "trs_hostile",
-    "mcp": {"type": "http", "url": "https://api.example.test/mcp"},
-    "config": {"user_id": "u1"},
-}
-TOOLS = {
-    "items": [
-        {
-            "slug": "NOTES_KV_GET",
-            "name": "Get",
-            "description": "Read a key.",
-            "input_parameters": {
-                "type": "object",
-                "properties": {"key": {"type": "string"}},
-                "required": ["key"],
-            },
-            "toolkit": {"slug": "notes", "name": "Notes"},
-        }
-    ],
-    "next_cursor": None,
-}
 LIMIT = 50_000
 
 

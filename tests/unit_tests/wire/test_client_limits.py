@@ -172,15 +172,21 @@ async def test_reads_retry_a_missed_deadline_like_a_read_timeout(
     assert len(service.requests) == 2
 
 
-async def test_the_default_deadline_is_twice_the_read_timeout(
-    flavor: str, service: FakeService
-) -> None:
+async def _three_calls(flavor: str, service: FakeService, **options: Any) -> AnyClient:
+    """A read, an execute and a read with no timeout, through a client made with ``options``."""
     service.on("GET", f"{ROOT}/{SID}", reply(200, s.SESSION))
     service.on(*EXECUTE, reply(200, s.EXECUTE_OK))
-    made = make_client(flavor, service, timeout=7.0)
+    made = make_client(flavor, service, **options)
     await call(made, "get_session", SID)
     await call(made, "execute", SID, "T")
     await call(made, "get_session", SID, timeout=None)
+    return made
+
+
+async def test_the_default_deadline_is_twice_the_read_timeout(
+    flavor: str, service: FakeService
+) -> None:
+    made = await _three_calls(flavor, service, timeout=7.0)
     deadlines = [made._requests.deadline(request) for request in service.requests]
     assert deadlines == [14.0, 360.0, None]
     assert service.requests[0].extensions["timeout"]["read"] == 7.0  # not clamped
@@ -189,12 +195,7 @@ async def test_the_default_deadline_is_twice_the_read_timeout(
 async def test_an_explicit_deadline_bounds_every_phase_of_the_timeout(
     flavor: str, service: FakeService
 ) -> None:
-    service.on("GET", f"{ROOT}/{SID}", reply(200, s.SESSION))
-    service.on(*EXECUTE, reply(200, s.EXECUTE_OK))
-    made = make_client(flavor, service, attempt_deadline=20.0)
-    await call(made, "get_session", SID)
-    await call(made, "execute", SID, "T")
-    await call(made, "get_session", SID, timeout=None)
+    made = await _three_calls(flavor, service, attempt_deadline=20.0)
     got = [request.extensions["timeout"] for request in service.requests]
     assert got[0] == {"connect": 5.0, "read": 20.0, "write": 20.0, "pool": 20.0}
     assert got[1]["read"] == 20.0
