@@ -56,8 +56,8 @@ def transport_failure_text(exc: TransportError, tool: str) -> str:
     if exc.request_sent:
         return (
             f"{tool} MAY HAVE RUN: its request was sent to the Tool Router service but no "
-            f"usable answer came back ({exc}). Do not call it again blindly: first check whether it "
-            "took effect (for example list or search for what it would have created, sent or "
+            f"usable answer came back ({exc}). Do not call it again blindly: first check whether "
+            "it took effect (for example list or search for what it would have created, sent or "
             "changed), and call it again only if it did not."
         )
     return (

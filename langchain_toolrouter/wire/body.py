@@ -62,6 +62,7 @@ class BodyReader:
         "_inflate",
         "_limit",
         "_operation",
+        "_refused",
         "_response",
         "_size",
         "_stop_at",
@@ -87,6 +88,7 @@ class BodyReader:
         self._buffer: bytearray | None = None
         self._inflate: zlib._Decompress | None = None
         self._wbits = 0
+        self._refused: str | None = None
         headers = response.headers
         encoding = headers.get("content-encoding")
         if encoding:
@@ -106,6 +108,8 @@ class BodyReader:
         """
         if self._stop_at is not None and time.monotonic() > self._stop_at:
             raise self._late()
+        if self._refused is not None:
+            raise self._undecodable(self._refused)
         if self._inflate is None:
             self._take(chunk)
         else:
@@ -143,9 +147,9 @@ class BodyReader:
             for part in header.split(",")
             if (name := part.strip().lower()) and name != "identity" and name in _WBITS
         ]
-        if len(codings) > 1:
-            raise self._undecodable(f"stacked content-encodings ({header!r}) are not read")
-        if codings:
+        if len(codings) > 1:  # refused when the body is read (a transport may have decoded it)
+            self._refused = f"stacked content-encodings ({header!r}) are not read"
+        elif codings:
             self._wbits = _WBITS[codings[0]]
             self._inflate = zlib.decompressobj(self._wbits)
 
