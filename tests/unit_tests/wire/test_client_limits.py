@@ -244,16 +244,25 @@ LONG = "s" * 70_000
 
 @pytest.mark.parametrize(
     ("method", "args", "kwargs"),
-    [(case[0], (LONG, *case[1][1:]), case[2]) for case in SUCCESS_CASES if case[1][:1] == (SID,)]
+    [
+        pytest.param(case[0], (LONG, *case[1][1:]), case[2], id=f"{case[0]}-session_id")
+        for case in SUCCESS_CASES
+        if case[1][:1] == (SID,)
+    ]
     + [
-        ("list_toolkits", (SID,), {"search": LONG}),
-        ("list_toolkits", (SID,), {"toolkits": ["gmail"] * 12_000}),
-        ("list_tools", (SID,), {"cursor": LONG}),
-        ("list_mount_items", (SID,), {"prefix": LONG}),
-        ("list_mount_items", (SID,), {"mount_id": LONG}),
-        ("list_config_history", (SID,), {"cursor": LONG}),
+        pytest.param("list_toolkits", (SID,), {"search": LONG}, id="list_toolkits-search"),
+        pytest.param(
+            "list_toolkits", (SID,), {"toolkits": ["gmail"] * 12_000}, id="list_toolkits-toolkits"
+        ),
+        pytest.param("list_tools", (SID,), {"cursor": LONG}, id="list_tools-cursor"),
+        pytest.param("list_mount_items", (SID,), {"prefix": LONG}, id="list_mount_items-prefix"),
+        pytest.param(
+            "list_mount_items", (SID,), {"mount_id": LONG}, id="list_mount_items-mount_id"
+        ),
+        pytest.param(
+            "list_config_history", (SID,), {"cursor": LONG}, id="list_config_history-cursor"
+        ),
     ],
-    ids=lambda value: value if isinstance(value, str) and len(value) < 40 else "",
 )
 async def test_a_value_too_long_for_a_url_is_an_argument_error_before_sending(
     client: AnyClient, service: FakeService, method: str, args: tuple[Any, ...], kwargs: Any
