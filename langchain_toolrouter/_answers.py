@@ -221,13 +221,14 @@ def error_artifact(exc: ToolException) -> dict[str, Any]:
 
 
 def transport_failure_text(exc: TransportError, tool: str) -> str:
-    """What the model reads when a call got no answer: whether it may have run, and so
-    whether calling again is safe (docs/concepts/retries.md)."""
+    """What the model reads when a call got no usable answer (none, one too large or too
+    slow, one that cannot be read): whether it may have run, and so whether calling again is
+    safe (docs/concepts/retries.md)."""
     if exc.request_sent:
         return (
             f"{tool} MAY HAVE RUN: its request was sent to the Tool Router service but no "
-            f"answer came back ({exc}). Do not call it again blindly: first check whether it "
-            "took effect (for example list or search for what it would have created, sent or "
+            f"usable answer came back ({exc}). Do not call it again blindly: first check whether "
+            "it took effect (for example list or search for what it would have created, sent or "
             "changed), and call it again only if it did not."
         )
     return (

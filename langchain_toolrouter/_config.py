@@ -26,7 +26,9 @@ __all__ = [
     "API_VERSIONS",
     "DEFAULT_API_VERSION",
     "DEFAULT_BASE_URL",
+    "DEFAULT_DEADLINE_FACTOR",
     "DEFAULT_EXECUTE_TIMEOUT",
+    "DEFAULT_MAX_RESPONSE_BYTES",
     "DEFAULT_TIMEOUT",
     "UNSET",
     "TimeoutTypes",
@@ -46,6 +48,11 @@ DEFAULT_TIMEOUT: Final = httpx.Timeout(30.0, connect=DEFAULT_CONNECT_TIMEOUT)
 """Every operation except tool execution: 30 s to read, 5 s to connect."""
 DEFAULT_EXECUTE_TIMEOUT: Final = httpx.Timeout(180.0, connect=DEFAULT_CONNECT_TIMEOUT)
 """execute, execute_meta and proxy_execute run real tools (sandbox cells run up to 180 s)."""
+DEFAULT_MAX_RESPONSE_BYTES: Final = 64 * 1024 * 1024
+"""Largest answer read (decoded bytes): far above the service's largest answers (a page of
+tools with their schemas is a few MB; a tool's big result is offloaded or a file URL)."""
+DEFAULT_DEADLINE_FACTOR: Final = 2.0
+"""Without ``attempt_deadline``, an attempt may take this many times its read timeout in all."""
 
 ENV_API_KEY: Final = "COMPOSIO_API_KEY"
 ENV_BASE_URL: Final = "COMPOSIO_BASE_URL"
@@ -112,6 +119,33 @@ def to_timeout(value: TimeoutTypes, name: str = "timeout") -> httpx.Timeout:
         hint = " (for no timeout pass None)" if value == math.inf else ""
         raise ConfigurationError(f"{accepted}; got {value!r}{hint}")
     return httpx.Timeout(float(value), connect=min(float(value), DEFAULT_CONNECT_TIMEOUT))
+
+
+def _max_bytes(value: int | Unset | None) -> int | None:
+    """``max_response_bytes``: a positive int, or None for no limit."""
+    if isinstance(value, Unset):
+        return DEFAULT_MAX_RESPONSE_BYTES
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ConfigurationError(
+            "max_response_bytes must be a positive int, the largest answer read in bytes "
+            f"(default {DEFAULT_MAX_RESPONSE_BYTES:,}), or None for no limit; got {value!r}"
+        )
+    return value
+
+
+def _deadline(value: float | Unset | None) -> float | Unset | None:
+    """``attempt_deadline``: positive finite seconds, None for none, UNSET for the default."""
+    if isinstance(value, Unset) or value is None:
+        return value
+    if _bad_seconds(value):
+        hint = " (for no deadline pass None)" if value == math.inf else ""
+        raise ConfigurationError(
+            "attempt_deadline must be a positive, finite number of seconds, None (no "
+            f"deadline) or left out (twice each call's read timeout); got {value!r}{hint}"
+        )
+    return float(value)
 
 
 def _check_text(value: object, name: str, env: str, *, show: bool = True) -> None:
@@ -195,6 +229,9 @@ class ToolRouterSettings:
         api_version: ``v3`` (the default) or ``v3.1`` (what the official client uses).
         timeout: default timeout of every operation.
         execute_timeout: timeout of execute, execute_meta and proxy_execute.
+        max_response_bytes: largest answer read, in decoded bytes (None: no limit).
+        attempt_deadline: seconds one attempt may take, from sending the request to the last
+            byte of its answer (None: no deadline; UNSET: twice the call's read timeout).
     """
 
     api_key: SecretStr = field(repr=False)
@@ -202,6 +239,8 @@ class ToolRouterSettings:
     api_version: str = DEFAULT_API_VERSION
     timeout: httpx.Timeout = field(default_factory=lambda: DEFAULT_TIMEOUT)
     execute_timeout: httpx.Timeout = field(default_factory=lambda: DEFAULT_EXECUTE_TIMEOUT)
+    max_response_bytes: int | None = DEFAULT_MAX_RESPONSE_BYTES
+    attempt_deadline: float | Unset | None = UNSET
 
     @classmethod
     def resolve(
@@ -212,12 +251,15 @@ class ToolRouterSettings:
         api_version: str | None = None,
         timeout: TimeoutTypes | Unset = UNSET,
         execute_timeout: TimeoutTypes | Unset = UNSET,
+        max_response_bytes: int | Unset | None = UNSET,
+        attempt_deadline: float | Unset | None = UNSET,
     ) -> ToolRouterSettings:
         """Argument first, then ``COMPOSIO_API_KEY``/``COMPOSIO_BASE_URL``/``COMPOSIO_API_VERSION``.
 
         Raises:
             ConfigurationError: no key anywhere; a key, base URL or version that is not a
-                string; an explicit empty base URL; or an unusable base URL, version or timeout.
+                string; an explicit empty base URL; or an unusable base URL, version, timeout,
+                size limit or deadline.
         """
         if not isinstance(api_key, SecretStr):
             # The value is not shown: a key of the wrong type may still be a secret.
@@ -269,6 +311,8 @@ class ToolRouterSettings:
                 if isinstance(execute_timeout, Unset)
                 else to_timeout(execute_timeout, "execute_timeout")
             ),
+            max_response_bytes=_max_bytes(max_response_bytes),
+            attempt_deadline=_deadline(attempt_deadline),
         )
 
     @cached_property

@@ -22,12 +22,14 @@ __all__ = [
     "ConnectionLostError",
     "ConnectionTimeoutError",
     "CustomSlugError",
+    "DeadlineExceededError",
     "FileTransferError",
     "NotFoundError",
     "PermissionDeniedError",
     "RateLimitError",
     "RequestTimeoutError",
     "RequestValidationError",
+    "ResponseTooLargeError",
     "ResponseValidationError",
     "ServerError",
     "ToolRouterError",
@@ -234,6 +236,8 @@ class TransportError(ToolRouterError):
         request_id: the ``x-request-id`` sent with it.
         request_sent: ``False`` only when the request provably never reached the service
             (so a non-idempotent call may safely be sent again).
+        target: the method and the URL it was sent to (origin and path: never the query,
+            never the key), e.g. ``"POST http://127.0.0.1:8765/api/v3/..."``.
     """
 
     request_sent: bool = True
@@ -245,14 +249,17 @@ class TransportError(ToolRouterError):
         operation: str | None = None,
         request_id: str | None = None,
         request_sent: bool | None = None,
+        target: str | None = None,
     ) -> None:
         self.operation = operation
         self.request_id = request_id
+        self.target = target
         if request_sent is not None:
             self.request_sent = request_sent
         where = f"{operation}: " if operation else ""
+        sent = f" ({target})" if target else ""
         suffix = f" (request id: {request_id})" if request_id else ""
-        super().__init__(f"{where}{message}{suffix}")
+        super().__init__(f"{where}{message}{sent}{suffix}")
 
 
 class ConnectError(TransportError):
@@ -262,7 +269,8 @@ class ConnectError(TransportError):
 
 
 class RequestTimeoutError(TransportError):
-    """A timeout expired. ``phase`` is ``connect``, ``pool``, ``write`` or ``read``.
+    """A timeout expired. ``phase`` is ``connect``, ``pool``, ``write``, ``read`` or
+    ``deadline`` (:class:`DeadlineExceededError`).
 
     Connect and pool timeouts happen before anything is sent (``request_sent`` is False).
     """
@@ -277,8 +285,49 @@ class ConnectionLostError(TransportError):
     """The connection broke after the request was sent: it may or may not have run."""
 
 
-class ResponseValidationError(ToolRouterError):
-    """A 2xx response whose body does not fit the operation's response model.
+class DeadlineExceededError(RequestTimeoutError):
+    """An attempt was still receiving its answer when the client's ``attempt_deadline`` passed.
+
+    The per-read timeouts bound each wait; this bounds the whole attempt, so an answer that
+    trickles in a few bytes at a time ends too. The request went out: it may have run (an
+    execute is not resent; a read is retried like a read timeout).
+
+    Attributes:
+        deadline: the deadline in seconds (``attempt_deadline``, or its default: twice the
+            call's read timeout).
+    """
+
+    def __init__(self, message: str, *, deadline: float, **fields: Any) -> None:
+        self.deadline = deadline
+        super().__init__(message, phase="deadline", **fields)
+
+
+class ResponseTooLargeError(TransportError):
+    """The answer was larger than the client's ``max_response_bytes``; reading stopped there.
+
+    Counted on the decoded bytes as they arrive, so a compressed answer that expands without
+    end stops at the limit too. The request went out: it may have run, and it is not resent
+    (the same request would get the same answer).
+
+    Attributes:
+        limit: the limit in bytes (``max_response_bytes``).
+        received: decoded bytes read before stopping, or the size the answer announced
+            (``Content-Length``) when it was refused before reading.
+    """
+
+    def __init__(self, message: str, *, limit: int, received: int, **fields: Any) -> None:
+        self.limit = limit
+        self.received = received
+        super().__init__(message, **fields)
+
+
+class ResponseValidationError(TransportError):
+    """An answer this client cannot use: a body it cannot decode (a broken compression, text
+    that is not UTF-8, JSON too deep or with a number too long to read), or a 2xx body that is
+    not JSON or does not fit the operation's response model.
+
+    A :class:`TransportError` because no usable answer arrived: the request went out and the
+    service answered, so it ran (``request_sent`` is True); it is not resent.
 
     Attributes:
         operation: the operation whose answer was wrong.
@@ -297,8 +346,8 @@ class ResponseValidationError(ToolRouterError):
         body: str,
         status: int,
         model: str | None = None,
+        request_id: str | None = None,
     ) -> None:
-        self.operation = operation
         self.field = field
         self.errors = errors
         self.body = body
@@ -306,8 +355,10 @@ class ResponseValidationError(ToolRouterError):
         target = f" {model}" if model else ""
         shown = body if len(body) <= 300 else body[:300] + "..."
         super().__init__(
-            f"{operation}: HTTP {status} response does not fit{target} "
-            f"(field {field or '<body>'!r}): {'; '.join(errors)}. Raw body: {shown}"
+            f"HTTP {status} response does not fit{target} (field {field or '<body>'!r}): "
+            f"{'; '.join(errors)}. Raw body: {shown}",
+            operation=operation,
+            request_id=request_id,
         )
 
 

@@ -19,6 +19,13 @@ ones, so a typo never goes out silently. A request model instance you built is s
 
 Mount operations take ``mount_id`` as a keyword (default ``"files"``, the only mount the
 official SDK knows).
+
+Answers are read as they arrive, within two limits of the client: ``max_response_bytes``
+(decoded bytes; :class:`~langchain_toolrouter.errors.ResponseTooLargeError`) and
+``attempt_deadline`` (seconds from sending to the last byte;
+:class:`~langchain_toolrouter.errors.DeadlineExceededError`), so a broken or hostile server
+(an endless body, a compression bomb, a body trickled a few bytes a second) ends a call with an
+error instead of exhausting memory or hanging.
 """
 
 from __future__ import annotations
@@ -47,6 +54,7 @@ from langchain_toolrouter._config import (
 from langchain_toolrouter._exceptions import ConfigurationError, NotFoundError
 from langchain_toolrouter.wire import models as m
 from langchain_toolrouter.wire import operations as ops
+from langchain_toolrouter.wire.body import BodyReader
 from langchain_toolrouter.wire.codec import (
     REQUEST_ID_HEADER,
     RequestBuilder,
@@ -143,7 +151,7 @@ def _send_failure(op: Operation[Any], exc: httpx.HTTPError, request: httpx.Reque
         error = _hook_status_error(op, exc)  # (its status and body are in our error)
         error.__cause__, error.__suppress_context__ = None, True
         return error
-    error = map_transport_error(op, exc, request.headers.get(REQUEST_ID_HEADER))
+    error = map_transport_error(op, exc, request.headers.get(REQUEST_ID_HEADER), request)
     try:
         cause: BaseException = type(exc)(str(exc))
     except Exception:  # a subclass with another signature
@@ -194,6 +202,8 @@ class _BaseClient:
         timeout: TimeoutTypes | Unset,
         execute_timeout: TimeoutTypes | Unset,
         retry: RetryPolicy | None,
+        max_response_bytes: int | Unset | None,
+        attempt_deadline: float | Unset | None,
     ) -> None:
         self._settings = ToolRouterSettings.resolve(
             api_key=api_key,
@@ -201,6 +211,8 @@ class _BaseClient:
             api_version=api_version,
             timeout=timeout,
             execute_timeout=execute_timeout,
+            max_response_bytes=max_response_bytes,
+            attempt_deadline=attempt_deadline,
         )
         self._retry = _check_retry(retry)
         self._requests = RequestBuilder(self._settings)
@@ -253,6 +265,18 @@ class _BaseClient:
             request_id=calls.check_request_id(request_id, op.name) or new_request_id(),
             timeout=timeout,
             extra_body=extra_body,
+        )
+
+    def _body_reader(
+        self, op: Operation[Any], response: httpx.Response, started: float
+    ) -> BodyReader:
+        """The reader of one attempt's answer, holding it to this client's limits."""
+        return BodyReader(
+            response,
+            operation=op.name,
+            limit=self._settings.max_response_bytes,
+            deadline=self._requests.deadline(response.request),
+            started=started,
         )
 
     def _retry_options(
@@ -366,6 +390,12 @@ class ToolRouterClient(_BaseClient):
         timeout: default timeout (30 s read, 5 s connect); None for no timeout.
         execute_timeout: timeout of execute, execute_meta and proxy_execute (default 180 s).
         retry: a :class:`RetryPolicy` (default: 3 attempts within 60 s).
+        max_response_bytes: largest answer read, counted on the decoded bytes as they arrive
+            (default 64 MiB); a larger one raises :class:`ResponseTooLargeError` and is not
+            retried. None: no limit.
+        attempt_deadline: seconds one attempt may take, from sending the request to the last
+            byte of its answer (default: twice the call's read timeout, 60 s for most calls and
+            360 s for tool runs); past it, :class:`DeadlineExceededError`. None: no deadline.
         http_client: your own ``httpx.Client`` (pooling, proxies, ``httpx.MockTransport``, or
             ``langchain_toolrouter.emulator.sync_transport(app)`` to run the emulator
             in-process; Starlette's ``TestClient`` does not fit); it is used as is and not
@@ -374,8 +404,9 @@ class ToolRouterClient(_BaseClient):
             followed (the key must not travel to another origin).
 
     Raises:
-        ConfigurationError: no API key, or an unusable key, base URL, version, timeout or
-            retry policy (each named, with what was given and what is accepted).
+        ConfigurationError: no API key, or an unusable key, base URL, version, timeout, retry
+            policy, size limit or deadline (each named, with what was given and what is
+            accepted).
         TypeError: an ``http_client`` that is not an ``httpx.Client``.
     """
 
@@ -388,6 +419,8 @@ class ToolRouterClient(_BaseClient):
         timeout: TimeoutTypes | Unset = UNSET,
         execute_timeout: TimeoutTypes | Unset = UNSET,
         retry: RetryPolicy | None = None,
+        max_response_bytes: int | Unset | None = UNSET,
+        attempt_deadline: float | Unset | None = UNSET,
         http_client: httpx.Client | None = None,
     ) -> None:
         super().__init__(
@@ -397,6 +430,8 @@ class ToolRouterClient(_BaseClient):
             timeout=timeout,
             execute_timeout=execute_timeout,
             retry=retry,
+            max_response_bytes=max_response_bytes,
+            attempt_deadline=attempt_deadline,
         )
         _check_http_client(http_client, httpx.Client)
         self._owns_http = http_client is None
@@ -438,12 +473,12 @@ class ToolRouterClient(_BaseClient):
         )
         started = time.monotonic()
         try:  # the first attempt, made here: a call goes from here to httpx directly
-            response = self._http.send(request, follow_redirects=False)
+            response = self._http.send(request, stream=True, follow_redirects=False)
         except httpx.HTTPError as exc:
             first = _FirstFailure(_send_failure(op, exc, request))
         else:
             try:
-                return self._answer(op, response)
+                return self._answer(op, response, started)
             except Exception as exc:  # tenacity judges it (and re-raises it) with the same hooks
                 first = _FirstFailure(exc)
         log = _CallLog()
@@ -458,21 +493,40 @@ class ToolRouterClient(_BaseClient):
     def _attempt(self, op: Operation[ResponseT], request: httpx.Request) -> ResponseT:
         """One more attempt (a retry)."""
         self._check_open()
+        started = time.monotonic()
         try:
-            response = self._http.send(request, follow_redirects=False)
+            response = self._http.send(request, stream=True, follow_redirects=False)
         except httpx.HTTPError as exc:
             error = _send_failure(op, exc, request)
         else:
-            return self._answer(op, response)
+            return self._answer(op, response, started)
         raise error  # outside the handler, so httpx's request (and key) is not chained
 
-    def _answer(self, op: Operation[ResponseT], response: httpx.Response) -> ResponseT:
+    def _answer(
+        self, op: Operation[ResponseT], response: httpx.Response, started: float
+    ) -> ResponseT:
         """The operation's answer from a response (closed here), or its typed error."""
         try:
             self._log_response(op, response)
-            return parse_response(op, response)
+            return parse_response(op, response, self._read(op, response, started))
         finally:
             response.close()
+
+    def _read(
+        self, op: Operation[Any], response: httpx.Response, started: float
+    ) -> bytes | bytearray:
+        """The decoded body, read piece by piece within the size limit and the deadline."""
+        reader = self._body_reader(op, response, started)
+        if response.is_stream_consumed:  # read already (an in-memory transport, an event hook)
+            return reader.whole(response.content)
+        try:
+            for chunk in response.iter_raw():
+                reader.feed(chunk)
+        except httpx.HTTPError as exc:
+            error = _send_failure(op, exc, response.request)
+        else:
+            return reader.body()
+        raise error  # outside the handler, so httpx's request (and key) is not chained
 
     def _retry_attempt(
         self, op: Operation[ResponseT], request: httpx.Request, first: _FirstFailure
@@ -960,6 +1014,8 @@ class AsyncToolRouterClient(_BaseClient):
         timeout: TimeoutTypes | Unset = UNSET,
         execute_timeout: TimeoutTypes | Unset = UNSET,
         retry: RetryPolicy | None = None,
+        max_response_bytes: int | Unset | None = UNSET,
+        attempt_deadline: float | Unset | None = UNSET,
         http_client: httpx.AsyncClient | None = None,
     ) -> None:
         super().__init__(
@@ -969,6 +1025,8 @@ class AsyncToolRouterClient(_BaseClient):
             timeout=timeout,
             execute_timeout=execute_timeout,
             retry=retry,
+            max_response_bytes=max_response_bytes,
+            attempt_deadline=attempt_deadline,
         )
         _check_http_client(http_client, httpx.AsyncClient)
         self._owns_http = http_client is None
@@ -1016,12 +1074,12 @@ class AsyncToolRouterClient(_BaseClient):
         )
         started = time.monotonic()
         try:  # the first attempt, made here: a call goes from here to httpx directly
-            response = await self._http.send(request, follow_redirects=False)
+            response = await self._http.send(request, stream=True, follow_redirects=False)
         except httpx.HTTPError as exc:
             first = _FirstFailure(_send_failure(op, exc, request))
         else:
             try:
-                return await self._answer(op, response)
+                return await self._answer(op, response, started)
             except Exception as exc:  # tenacity judges it (and re-raises it) with the same hooks
                 first = _FirstFailure(exc)
         log = _CallLog()
@@ -1036,21 +1094,40 @@ class AsyncToolRouterClient(_BaseClient):
     async def _attempt(self, op: Operation[ResponseT], request: httpx.Request) -> ResponseT:
         """One more attempt (a retry)."""
         self._check_open()
+        started = time.monotonic()
         try:
-            response = await self._http.send(request, follow_redirects=False)
+            response = await self._http.send(request, stream=True, follow_redirects=False)
         except httpx.HTTPError as exc:
             error = _send_failure(op, exc, request)
         else:
-            return await self._answer(op, response)
+            return await self._answer(op, response, started)
         raise error  # outside the handler, so httpx's request (and key) is not chained
 
-    async def _answer(self, op: Operation[ResponseT], response: httpx.Response) -> ResponseT:
+    async def _answer(
+        self, op: Operation[ResponseT], response: httpx.Response, started: float
+    ) -> ResponseT:
         """The operation's answer from a response (closed here), or its typed error."""
         try:
             self._log_response(op, response)
-            return parse_response(op, response)
+            return parse_response(op, response, await self._read(op, response, started))
         finally:
             await response.aclose()
+
+    async def _read(
+        self, op: Operation[Any], response: httpx.Response, started: float
+    ) -> bytes | bytearray:
+        """The decoded body, read piece by piece within the size limit and the deadline."""
+        reader = self._body_reader(op, response, started)
+        if response.is_stream_consumed:  # read already (an in-memory transport, an event hook)
+            return reader.whole(response.content)
+        try:
+            async for chunk in response.aiter_raw():
+                reader.feed(chunk)
+        except httpx.HTTPError as exc:
+            error = _send_failure(op, exc, response.request)
+        else:
+            return reader.body()
+        raise error  # outside the handler, so httpx's request (and key) is not chained
 
     async def _retry_attempt(
         self, op: Operation[ResponseT], request: httpx.Request, first: _FirstFailure

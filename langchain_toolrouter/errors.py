@@ -20,8 +20,11 @@ key: messages, reprs and attributes hold none. The tree::
     │   ├── TransportError              no usable HTTP answer (request_sent says if it may have run)
     │   │   ├── ConnectError                the connection was never made; nothing was sent
     │   │   ├── RequestTimeoutError         connect, write, read or pool timeout
-    │   │   └── ConnectionLostError         connection dropped after the request was sent
-    │   ├── ResponseValidationError     a 2xx body that does not fit the expected model
+    │   │   │   └── DeadlineExceededError       the answer outlasted attempt_deadline
+    │   │   ├── ConnectionLostError         connection dropped after the request was sent
+    │   │   ├── ResponseTooLargeError       the answer outgrew max_response_bytes (not retried)
+    │   │   └── ResponseValidationError     an answer that cannot be decoded, or a 2xx body that
+    │   │                                   does not fit the expected model (not retried)
     │   ├── ToolSearchError             the service's tool search failed for the query
     │   ├── ConnectionTimeoutError      wait_for_connection gave up; TimeoutError
     │   ├── ConnectionFailedError       the account ended FAILED or EXPIRED; its link is dead
@@ -70,12 +73,14 @@ from langchain_toolrouter._exceptions import (
     ConnectionLostError,
     ConnectionTimeoutError,
     CustomSlugError,
+    DeadlineExceededError,
     FileTransferError,
     NotFoundError,
     PermissionDeniedError,
     RateLimitError,
     RequestTimeoutError,
     RequestValidationError,
+    ResponseTooLargeError,
     ResponseValidationError,
     ServerError,
     ToolRouterError,
@@ -100,12 +105,14 @@ __all__ = [
     "ConnectionLostError",
     "ConnectionTimeoutError",
     "CustomSlugError",
+    "DeadlineExceededError",
     "FileTransferError",
     "NotFoundError",
     "PermissionDeniedError",
     "RateLimitError",
     "RequestTimeoutError",
     "RequestValidationError",
+    "ResponseTooLargeError",
     "ResponseValidationError",
     "SchemaConversionError",
     "ServerError",

@@ -123,6 +123,9 @@ class ToolRouter:
         api_version: `"v3"` or `"v3.1"`.
         timeout: Default request timeout; `execute_timeout` for tool runs.
         retry: The clients' `RetryPolicy`.
+        max_response_bytes / attempt_deadline: The clients' limits on an answer: its size in
+            decoded bytes (default 64 MiB) and the seconds one attempt may take in all
+            (default twice the read timeout); None for no limit. See `ToolRouterClient`.
         http_client / async_http_client: Your own httpx clients for the service.
         storage_client / astorage_client: httpx clients for presigned file URLs (must not
             carry the API key; default: a fresh key-less client per transfer).
@@ -162,6 +165,8 @@ class ToolRouter:
         timeout: TimeoutTypes | Unset = UNSET,
         execute_timeout: TimeoutTypes | Unset = UNSET,
         retry: RetryPolicy | None = None,
+        max_response_bytes: int | Unset | None = UNSET,
+        attempt_deadline: float | Unset | None = UNSET,
         http_client: httpx.Client | None = None,
         async_http_client: httpx.AsyncClient | None = None,
         storage_client: httpx.Client | None = None,
@@ -198,6 +203,8 @@ class ToolRouter:
             "timeout": timeout,
             "execute_timeout": execute_timeout,
             "retry": retry,
+            "max_response_bytes": max_response_bytes,
+            "attempt_deadline": attempt_deadline,
         }
         client = ToolRouterClient(**client_options, http_client=http_client)
         aclients = LoopClients(

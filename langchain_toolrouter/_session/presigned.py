@@ -32,7 +32,14 @@ _FORBIDDEN_HEADERS = ("x-api-key", "x-user-api-key", "authorization")
 
 
 def _check_url(url: str) -> str:
-    parts = urlsplit(url)
+    """The URL's host; a FileTransferError for a URL nothing can be sent to (never echoed:
+    it is a bearer credential)."""
+    try:
+        parts = urlsplit(url)
+        httpx.URL(url)  # what httpx refuses (over 64 KiB, say) fails here, before sending
+    except (ValueError, httpx.InvalidURL) as exc:
+        msg = f"the service returned a presigned URL that cannot be sent ({exc}); nothing was sent"
+        raise FileTransferError(msg, url_host="") from None
     if parts.scheme not in ("http", "https") or not parts.netloc:
         msg = f"the service returned a presigned URL that is not http(s): scheme {parts.scheme!r}"
         raise FileTransferError(msg, url_host=parts.netloc)

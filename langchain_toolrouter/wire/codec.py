@@ -3,8 +3,11 @@
 * :class:`RequestBuilder` (and :func:`build_request`) turns an operation, settings and a request
   model into an ``httpx.Request`` (absolute URL under the configured origin only, ``x-api-key``,
   ``x-request-id``, timeout).
-* :func:`parse_response` turns an ``httpx.Response`` into the operation's response model, or
-  raises the typed error for its status (:mod:`langchain_toolrouter.errors`).
+* :func:`parse_response` turns an ``httpx.Response`` (and its body, read by
+  :class:`~langchain_toolrouter.wire.body.BodyReader`) into the operation's response model, or
+  raises the typed error for its status (:mod:`langchain_toolrouter.errors`). Every way a body
+  can fail to decode (not JSON, not UTF-8, nested too deep, a number too long) is a
+  :class:`ResponseValidationError`.
 * :func:`map_transport_error` is the one place httpx exceptions become ours.
 """
 
@@ -17,9 +20,16 @@ from typing import Any, TypeVar
 
 import httpx
 from pydantic import BaseModel, ValidationError
-from pydantic_core import PydanticSerializationError
+from pydantic_core import PydanticSerializationError, from_json
 
-from langchain_toolrouter._config import UNSET, TimeoutTypes, ToolRouterSettings, Unset, to_timeout
+from langchain_toolrouter._config import (
+    DEFAULT_DEADLINE_FACTOR,
+    UNSET,
+    TimeoutTypes,
+    ToolRouterSettings,
+    Unset,
+    to_timeout,
+)
 from langchain_toolrouter._exceptions import (
     APIError,
     ConfigurationError,
@@ -57,6 +67,7 @@ REQUEST_ID_HEADER = "x-request-id"
 API_KEY_HEADER = "x-api-key"
 USER_AGENT = f"langchain-toolrouter/{__version__}"
 _REDACTED = "[redacted]"
+_MAX_URL_CHARS = 65_536
 
 
 def new_request_id() -> str:
@@ -127,17 +138,28 @@ class RequestBuilder:
         self.settings = settings
         self._origin = settings.origin
         _refuse_other_origin(httpx.URL(settings.api_root), self._origin, settings.base_url)
+        deadline = settings.attempt_deadline
         self._timeouts = {
-            TimeoutClass.DEFAULT: settings.timeout.as_dict(),
-            TimeoutClass.EXECUTE: settings.execute_timeout.as_dict(),
+            TimeoutClass.DEFAULT: _within(settings.timeout.as_dict(), deadline),
+            TimeoutClass.EXECUTE: _within(settings.execute_timeout.as_dict(), deadline),
         }
         self._urls: dict[tuple[str, tuple[tuple[str, Any], ...]], httpx.URL] = {}
+
+    def deadline(self, request: httpx.Request) -> float | None:
+        """Seconds an attempt of ``request`` may take in all: the ``attempt_deadline`` setting,
+        else twice the request's read timeout (None when neither bounds it)."""
+        given = self.settings.attempt_deadline
+        if not isinstance(given, Unset):
+            return given
+        read = request.extensions.get("timeout", {}).get("read")
+        return None if read is None else DEFAULT_DEADLINE_FACTOR * read
 
     def url(self, op: Operation[Any], path_params: Mapping[str, str]) -> httpx.URL:
         """The absolute URL of ``op`` for these path parameters, under the configured origin.
 
         Raises:
-            RequestValidationError: a path parameter is missing, unexpected or unusable.
+            RequestValidationError: a path parameter is missing, unexpected or unusable (too
+                long for a URL, say).
             ConfigurationError: the URL would leave the configured origin.
         """
         key = (op.path, tuple(path_params.items()))
@@ -147,7 +169,10 @@ class RequestBuilder:
                 path = op.render_path(dict(path_params))
             except ValueError as exc:
                 raise RequestValidationError(op.name, [str(exc)]) from None
-            url = httpx.URL(self.settings.api_root + path)
+            try:
+                url = httpx.URL(self.settings.api_root + path)
+            except httpx.InvalidURL:
+                raise _url_too_long(op, path_params) from None
             _refuse_other_origin(url, self._origin, self.settings.base_url)
             if len(self._urls) >= self._MAX_URLS:
                 self._urls.clear()
@@ -178,8 +203,9 @@ class RequestBuilder:
                 way to send a field the service gained before this library's models know it.
 
         Raises:
-            RequestValidationError: bad path parameters, a payload of the wrong type, or an
-                ``extra_body`` on an operation without a JSON body or that is not JSON.
+            RequestValidationError: bad path parameters, a payload of the wrong type, a query
+                too long for a URL, or an ``extra_body`` on an operation without a JSON body or
+                that is not JSON.
         """
         url = self.url(op, path_params)
         if op.request_model is None:
@@ -215,16 +241,44 @@ class RequestBuilder:
         timeouts = (
             dict(self._timeouts[op.timeout])
             if isinstance(timeout, Unset)
-            else to_timeout(timeout).as_dict()
+            else _within(to_timeout(timeout).as_dict(), self.settings.attempt_deadline)
         )
-        return httpx.Request(
-            op.method,
-            url,
-            params=params,
-            headers=headers,
-            content=content,
-            extensions={"timeout": timeouts},
-        )
+        try:
+            return httpx.Request(
+                op.method,
+                url,
+                params=params,
+                headers=headers,
+                content=content,
+                extensions={"timeout": timeouts},
+            )
+        except httpx.InvalidURL:
+            raise _url_too_long(op, params or {}) from None
+
+
+def _within(
+    timeouts: dict[str, float | None], deadline: float | Unset | None
+) -> dict[str, float | None]:
+    """Per-phase timeouts no longer than an explicit deadline: no single wait outlasts it."""
+    if deadline is None or isinstance(deadline, Unset):
+        return timeouts
+    return {
+        phase: deadline if value is None else min(value, deadline)
+        for phase, value in timeouts.items()
+    }
+
+
+def _url_too_long(op: Operation[Any], values: Mapping[str, Any]) -> RequestValidationError:
+    """httpx refuses a URL (or a part of one) over 64 KiB: name the longest value that made it."""
+    name, value = max(values.items(), key=lambda item: len(str(item[1])), default=("", ""))
+    where = f"{name} is {len(str(value)):,} characters" if name else "a value is too long"
+    return RequestValidationError(
+        op.name,
+        [
+            f"{where}: the request's URL would be over the {_MAX_URL_CHARS:,} characters httpx "
+            "sends; shorten it"
+        ],
+    )
 
 
 def build_request(
@@ -273,11 +327,13 @@ def _redact(text: str, response: httpx.Response) -> str:
     return text
 
 
-def _text(response: httpx.Response) -> str:
+def _text(response: httpx.Response, body: bytes | bytearray) -> str:
+    """The body as text for a message (undecodable bytes replaced), the API key removed."""
     try:
-        return _redact(response.text, response)
-    except (UnicodeDecodeError, LookupError):
-        return repr(response.content[:300])
+        text = body.decode(response.charset_encoding or "utf-8", errors="replace")
+    except LookupError:  # a charset Python does not know
+        text = body.decode("utf-8", errors="replace")
+    return _redact(text, response)
 
 
 def _sent_request_id(response: httpx.Response) -> str | None:
@@ -288,43 +344,78 @@ def _sent_request_id(response: httpx.Response) -> str | None:
     return value
 
 
-def parse_response(op: Operation[ResponseT], response: httpx.Response) -> ResponseT:
+_DECODE_HINTS = (
+    ("recursion limit exceeded", "nested deeper than the 200 levels this client reads"),
+    ("number out of range", "a number longer than the 4,300 digits this client reads"),
+    ("invalid unicode code point", "text that is not UTF-8"),
+    ("surrogate", "a \\u escape of half a surrogate pair, which no text encoding can carry"),
+    ("hex escape", "a broken \\u escape (such as half a surrogate pair)"),
+)
+
+
+def _not_json(exc: ValueError) -> str:
+    """What is wrong with a body the JSON parser refused, in words."""
+    detail = str(exc)
+    for marker, meaning in _DECODE_HINTS:
+        if marker in detail:
+            return f"body is not JSON this client reads: {meaning} ({detail})"
+    return f"body is not JSON ({detail})"
+
+
+def parse_response(
+    op: Operation[ResponseT], response: httpx.Response, body: bytes | bytearray | None = None
+) -> ResponseT:
     """The response model of a 2xx answer; otherwise raise the typed error for the status.
 
-    The body must have been read (``client.send`` without streaming reads it).
+    Args:
+        op: the operation answered.
+        response: its response.
+        body: the decoded body, as the client read it; None takes ``response.content`` (the
+            response must have been read).
+
+    The body is parsed by pydantic's JSON parser, which refuses what Python's ``json`` would
+    turn into trouble later: nesting deeper than 200 levels (a model dump fails past 255), a
+    number over 4,300 digits (Python cannot print it), text that is not UTF-8 and halves of
+    surrogate pairs (no encoder takes them).
 
     Raises:
         APIError: a subclass matching the status (see :func:`parse_error`).
         ResponseValidationError: a 2xx body that is not JSON or does not fit the model.
     """
+    raw = response.content if body is None else body
     if not response.is_success:
-        raise parse_error(op, response)
-    text = _text(response)
-    try:
-        data = json.loads(text) if text.strip() else None
-    except json.JSONDecodeError as exc:
-        raise ResponseValidationError(
-            op.name,
-            field="",
-            errors=[f"body is not JSON ({exc.msg})"],
-            body=text,
-            status=response.status_code,
-            model=op.response_model.__name__,
-        ) from None
-    if data is None and not text.strip() and op.empty_ok:
+        raise parse_error(op, response, raw)
+    data: Any = None
+    if raw and not raw.isspace():
+        try:
+            data = from_json(raw)
+        except ValueError as exc:
+            raise _unfit(op, response, raw, "", [_not_json(exc)]) from None
+    elif op.empty_ok:
         data = {}  # an empty 2xx (e.g. 204) where the operation allows one
     try:
         return op.response_model.model_validate(data)
     except ValidationError as exc:
         field, problems = validation_problems(exc)
-        raise ResponseValidationError(
-            op.name,
-            field=field,
-            errors=problems,
-            body=text,
-            status=response.status_code,
-            model=op.response_model.__name__,
-        ) from None
+        raise _unfit(op, response, raw, field, problems) from None
+
+
+def _unfit(
+    op: Operation[Any],
+    response: httpx.Response,
+    raw: bytes | bytearray,
+    field: str,
+    problems: list[str],
+) -> ResponseValidationError:
+    return ResponseValidationError(
+        op.name,
+        field=field,
+        errors=problems,
+        body=_text(response, raw),
+        status=response.status_code,
+        model=op.response_model.__name__,
+        request_id=_sent_request_id(response),
+    )
 
 
 def _as_int(value: Any) -> int | None:
@@ -354,17 +445,20 @@ def _details(value: Any) -> list[str]:
     return [text for item in items if (text := _as_str(item))]
 
 
-def parse_error(op: Operation[Any], response: httpx.Response) -> APIError:
+def parse_error(
+    op: Operation[Any], response: httpx.Response, raw: bytes | bytearray | None = None
+) -> APIError:
     """The typed error for a non-2xx answer, its fields read defensively from the body.
 
     Handles the documented ``{"error": {...}}`` body, ``error_code`` instead of ``code``,
-    ``{"error": "text"}``, fields at the top level, and bodies that are not JSON at all.
+    ``{"error": "text"}``, fields at the top level, and bodies that are not JSON at all (kept
+    as text). ``raw`` is the decoded body; None takes ``response.content``.
     """
     status = response.status_code
-    text = _text(response)
+    text = _text(response, response.content if raw is None else raw)
     body: Any
     try:
-        body = json.loads(text) if text.strip() else None
+        body = from_json(text) if text.strip() else None
     except ValueError:
         body = text
     fields: dict[str, Any] = {}
@@ -405,13 +499,24 @@ def parse_error(op: Operation[Any], response: httpx.Response) -> APIError:
 
 
 def map_transport_error(
-    op: Operation[Any], exc: httpx.HTTPError, request_id: str | None
+    op: Operation[Any],
+    exc: httpx.HTTPError,
+    request_id: str | None,
+    request: httpx.Request | None = None,
 ) -> TransportError | ConfigurationError:
-    """Translate an httpx failure into ours, recording whether the request may have run.
+    """Translate an httpx failure into ours, recording whether the request may have run and
+    where it went (the method, the origin and the path: the query may carry values, and the
+    key is a header, never part of either).
 
     Only a refused connection and connect/pool timeouts prove the request was never sent.
     """
-    fields: dict[str, Any] = {"operation": op.name, "request_id": request_id}
+    target = None
+    if request is not None:
+        url = request.url
+        target = (
+            f"{request.method} {url.scheme}://{url.netloc.decode('ascii', 'replace')}{url.path}"
+        )
+    fields: dict[str, Any] = {"operation": op.name, "request_id": request_id, "target": target}
     detail = str(exc) or type(exc).__name__
     if isinstance(exc, httpx.ConnectTimeout):
         return RequestTimeoutError(
@@ -436,7 +541,14 @@ def map_transport_error(
             **fields,
         )
     if isinstance(exc, httpx.ConnectError | httpx.ProxyError):
-        return ConnectError(f"could not connect; nothing was sent: {detail}", **fields)
+        hint = ""
+        if request is not None:
+            origin = f"{request.url.scheme}://{request.url.netloc.decode('ascii', 'replace')}"
+            hint = (
+                f"; is the Tool Router service (or the emulator: toolrouter-emulator) running "
+                f"at {origin}? base_url= or COMPOSIO_BASE_URL says where it is"
+            )
+        return ConnectError(f"could not connect; nothing was sent: {detail}{hint}", **fields)
     if isinstance(exc, httpx.ReadError | httpx.WriteError | httpx.RemoteProtocolError):
         return ConnectionLostError(
             f"connection lost after the request was sent; it may have run: {detail}", **fields

@@ -8,6 +8,10 @@ The rules (see :class:`~langchain_toolrouter.wire.operations.RetryClass`):
 * UNSAFE operations (execute, execute_meta, proxy_execute, create_session, create_link,
   update_session) retry only when the request provably did not run: the connection was never
   made (connect error or connect/pool timeout) or the service answered 429.
+* An answer over ``max_response_bytes`` (:class:`ResponseTooLargeError`) or one that cannot be
+  decoded or does not fit its model (:class:`ResponseValidationError`) is never retried: the
+  request ran, and the same request would get the same answer. An answer that outlasted
+  ``attempt_deadline`` is a timeout like a read timeout (retried for SAFE operations only).
 * A retried ``delete_session`` that meets a 404 after an attempt that may have run reports
   the delete done (the clients settle it; the first attempt deleted the session).
 * The wait is the service's ``Retry-After`` (``retry-after-ms``, seconds, or an HTTP date) when a
@@ -27,6 +31,8 @@ from dataclasses import dataclass
 
 from langchain_toolrouter._exceptions import (
     RateLimitError,
+    ResponseTooLargeError,
+    ResponseValidationError,
     ServerError,
     ToolRouterError,
     TransportError,
@@ -129,7 +135,9 @@ def retry_after_seconds(headers: Mapping[str, str], now: float | None = None) ->
 
 def is_retryable(retry_class: RetryClass, exc: BaseException, policy: RetryPolicy) -> bool:
     """Whether ``exc`` from an attempt of an operation of ``retry_class`` may be retried."""
-    if not isinstance(exc, ToolRouterError):
+    if not isinstance(exc, ToolRouterError) or isinstance(
+        exc, ResponseTooLargeError | ResponseValidationError
+    ):
         return False
     if isinstance(exc, RateLimitError | ServerError) and not _within_cap(exc, policy):
         return False

@@ -16,7 +16,9 @@ from langchain_toolrouter import (
 from langchain_toolrouter.errors import (
     APIError,
     ArgsValidationError,
+    DeadlineExceededError,
     NotFoundError,
+    ResponseTooLargeError,
     ToolRouterError,
 )
 from langchain_toolrouter.schema import json_schema_to_model
@@ -59,6 +61,22 @@ def client_use() -> str:
             return f"{exc.status} {exc.slug}"
         except ToolRouterError as exc:
             return str(exc)
+
+
+def limits_use() -> str:
+    with ToolRouterClient(
+        api_key="ak_x", max_response_bytes=1 << 20, attempt_deadline=30
+    ) as client:
+        try:
+            return str(client.execute("trs_1", "NOTES_KV_GET", {"key": "k"}).data)
+        except ResponseTooLargeError as exc:
+            return f"over {exc.limit} bytes; may have run: {exc.request_sent}"
+        except DeadlineExceededError as exc:
+            return f"still arriving after {exc.deadline} s"
+
+
+def router_limits() -> ToolRouter:
+    return ToolRouter(max_response_bytes=None, attempt_deadline=None)
 
 
 async def async_client_use() -> int:

@@ -78,6 +78,11 @@ def test_errors_redirects_and_bad_urls() -> None:
         put_bytes(URL, b"x", "text/plain", http_client=client)
     with pytest.raises(FileTransferError, match="not http"):
         get_bytes("file:///etc/passwd")
+    with pytest.raises(FileTransferError, match="cannot be sent") as caught:
+        get_bytes("https://storage.test/f?sig=" + "s" * 70_000)  # httpx: "URL too long"
+    assert "sig=" not in str(caught.value)
+    with pytest.raises(FileTransferError, match="cannot be sent"):
+        asyncio.run(aput_bytes("https://[::1/f", b"x", "text/plain"))
 
 
 def test_download_size_cap() -> None:

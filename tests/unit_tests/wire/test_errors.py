@@ -95,3 +95,29 @@ def test_errors_survive_pickling_and_copying(exc: errors.ToolRouterError) -> Non
         assert type(again) is type(exc)
         assert str(again) == str(exc)
         assert vars(again) == vars(exc)
+
+
+def test_a_refused_connection_names_where_it_tried_and_never_the_key() -> None:
+    """The first hour's most common mistake (the emulator not started, COMPOSIO_BASE_URL not
+    exported): the error names the method and the URL it tried, and says what sets it."""
+    import httpx
+
+    from langchain_toolrouter import ToolRouterClient
+    from langchain_toolrouter.errors import ConnectError
+
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("Connection refused", request=request)
+
+    with ToolRouterClient(
+        api_key="ak_never_shown",
+        base_url="http://127.0.0.1:8765",
+        http_client=httpx.Client(transport=httpx.MockTransport(refuse)),
+    ) as client:
+        try:
+            client.get_session("trs_1")
+        except ConnectError as exc:
+            error = exc
+    assert error.target == "GET http://127.0.0.1:8765/api/v3/tool_router/session/trs_1"
+    assert error.target in str(error)
+    assert "COMPOSIO_BASE_URL" in str(error)
+    assert "ak_never_shown" not in str(error) + repr(error) + repr(vars(error))
