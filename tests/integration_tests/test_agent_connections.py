@@ -27,6 +27,7 @@ from langgraph.types import Command, Send
 from langchain_toolrouter import ToolRouter
 from langchain_toolrouter.emulator import EmulatorServer
 from langchain_toolrouter.errors import ConfigurationError
+from langchain_toolrouter.testing import Intent, ScriptedChatModel
 from langchain_toolrouter.types import ConnectionRequest
 from tests.chat_models import Reactive, calls, requests_by_text
 from tests.integration_tests.agents import executes, tool_messages
@@ -150,6 +151,46 @@ def test_a_declined_resume_answers_an_error_and_runs_nothing(
     assert "the user did not connect github" in str(answer.content)
     assert payload["redirect_urls"]["github"] in str(answer.content)
     assert 200 not in executes(server, payload["session_id"])
+
+
+@pytest.mark.parametrize("tools_of", ["session", "per_user"])
+def test_the_scripted_model_takes_a_decline_as_final_and_says_why(
+    irouter: ToolRouter, tools_of: str
+) -> None:
+    """An agent test of "the user declines, the agent answers without the tool" ends after one
+    pause, with the default `max_attempts`."""
+    user = new_user()
+    tools = (
+        irouter.create_session(user, toolkits=["github"]).get_tools()
+        if tools_of == "session"
+        else irouter.per_user_tools(toolkits=["github"])
+    )
+    model = ScriptedChatModel(stages=[[Intent("repo", "create a GitHub repository")]])
+    agent = create_agent(model, tools, checkpointer=InMemorySaver())
+    run = thread(user)
+    state = agent.invoke({"messages": [("user", "make a repository")]}, run)
+    pauses = 0
+    while "__interrupt__" in state:
+        pauses += 1
+        state = agent.invoke(Command(resume=False), run)
+    final = state["messages"][-1]
+    assert pauses == 1
+    assert final.response_metadata["outcome"] == "gave_up"
+    assert final.content.startswith("I could not create a GitHub repository: ")
+    assert "the user did not connect github" in final.content
+
+
+def test_the_scripted_model_gives_up_with_the_reason_a_search_failed(
+    irouter: ToolRouter,
+) -> None:
+    agent = create_agent(
+        ScriptedChatModel(stages=[[Intent("note", "create a note")]]),
+        irouter.per_user_tools(toolkits=["notes"]),
+    )
+    final = agent.invoke({"messages": [("user", "save a note")]})["messages"][-1]  # no user
+    assert final.response_metadata["outcome"] == "gave_up"
+    assert final.content.startswith("I could not search for tools: COMPOSIO_SEARCH_TOOLS was not")
+    assert "this run names no user" in final.content
 
 
 def test_resume_after_a_restart_with_the_same_checkpointer(server: EmulatorServer) -> None:
