@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -469,6 +470,45 @@ def test_the_user_comes_from_the_runtime_context_or_the_auth_user(
     assert got.data == {"key": "name", "value": "me"}
     theirs = irouter.create_session(by_auth, **OPTIONS)
     assert theirs.execute(KV_GET, {"key": "k"}).data["value"] == 2
+
+
+@pytest.mark.parametrize("where", ["context", "config"])
+def test_a_resume_must_name_the_user_again(irouter: ToolRouter, where: str) -> None:
+    """LangGraph checkpoints neither the runtime context nor the config: a resume without them
+    names no user (docs/how-to/multi-user.md says so; this fails if LangGraph changes)."""
+
+    @dataclass
+    class Context:
+        user_id: str
+
+    def start() -> tuple[Any, dict[str, Any], dict[str, Any]]:
+        user, thread_id = new_user(), f"t-{uuid.uuid4().hex[:8]}"
+        named: dict[str, Any] = (
+            {"context": Context(user_id=user)}
+            if where == "context"
+            else {"config": {"configurable": {"thread_id": thread_id, "user_id": user}}}
+        )
+        agent = create_agent(
+            Reactive(reply=requests_by_text(TURNS)),
+            irouter.per_user_tools(**OPTIONS),
+            context_schema=Context,
+            checkpointer=InMemorySaver(),
+        )
+        run = {"configurable": {"thread_id": thread_id}}
+        payload = paused(
+            agent.invoke({"messages": [("user", "make a repository")]}, **({"config": run} | named))
+        )
+        httpx.get(payload["redirect_urls"]["github"])
+        return agent, run, named
+
+    agent, run, _ = start()
+    forgotten = tool_messages(agent.invoke(Command(resume=True), run))[-1]
+    assert forgotten.status == "error"
+    assert "this run names no user" in str(forgotten.content)
+
+    agent, run, named = start()
+    resumed = agent.invoke(Command(resume=True), **({"config": run} | named))
+    assert tool_messages(resumed)[-1].status == "success"
 
 
 def test_an_unknown_session_option_is_named(irouter: ToolRouter) -> None:

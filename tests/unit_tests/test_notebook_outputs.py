@@ -7,6 +7,7 @@ scripts/notebooks.py --check`); these tests check the comparison on made-up cell
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -108,3 +109,9 @@ def test_a_refresh_saves_no_path_of_this_machine() -> None:
 def test_ci_compares_the_saved_outputs_with_a_fresh_run() -> None:
     check = (ROOT / "scripts/check.sh").read_text(encoding="utf-8")
     assert "python scripts/notebooks.py --check" in check
+
+
+def test_the_notebooks_page_lists_every_notebook() -> None:
+    page = (ROOT / "docs/notebooks.md").read_text(encoding="utf-8")
+    listed = re.findall(r"(?m)^\| `(\w+\.ipynb)` \|", page)
+    assert listed == sorted(path.name for path in (ROOT / "notebooks").glob("*.ipynb"))
