@@ -1,7 +1,7 @@
 # Each target has one meaning; `make check` is what CI runs (scripts/check.sh).
 PY ?= python
 
-.PHONY: check test unit integration notebooks lint format typing docs check_imports bench demo emulator
+.PHONY: check test unit integration notebooks notebooks-refresh lint format typing docs check_imports bench demo emulator
 
 check:
 	bash scripts/check.sh
@@ -15,8 +15,13 @@ unit:
 integration:
 	$(PY) -m pytest tests/integration_tests
 
+# Run every notebook against the embedded emulator; fail if an output saved in it is stale.
 notebooks:
-	$(PY) -m pytest --nbmake notebooks
+	$(PY) scripts/notebooks.py --check
+
+# Run every notebook and save its outputs (only the cells whose outputs changed are rewritten).
+notebooks-refresh:
+	$(PY) scripts/notebooks.py
 
 lint:
 	$(PY) -m ruff check .

@@ -10,7 +10,6 @@ when a test asks for it.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -35,23 +34,27 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-@pytest.hookimpl(trylast=True)
-def pytest_runtest_call(item: pytest.Item) -> None:
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
     """Say so when a test's marker was not read: its `toolrouter_emulator` fixture is an
-    override (e.g. with a wider scope in a conftest.py), which does not see the test's marker."""
+    override (e.g. with a wider scope in a conftest.py), which does not see the test's marker.
+
+    Checked once the test's fixtures are set up, before it runs, so a failing test (the one
+    that most needs to know) gets the warning too; it points at the test.
+    """
+    yield
     if (
         item.get_closest_marker(MARKER) is not None
         and MARKER in getattr(item, "fixturenames", ())
         and not item.stash.get(_MARKER_READ, False)
     ):
-        warnings.warn(
+        item.warn(
             pytest.PytestWarning(
                 f"@pytest.mark.{MARKER}(...) on {item.nodeid} had no effect: the "
                 f"{MARKER} fixture it reached is not the plugin's per-test one (an override, "
                 "e.g. with a wider scope in a conftest.py). Pass the options to EmulatorServer "
                 "in the override, or change the running server in the test (its .faults)."
-            ),
-            stacklevel=1,
+            )
         )
 
 

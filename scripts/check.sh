@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's whole check, as the README's test command runs it: lint, format, types, tests
-# (unit with sockets off, integration on loopback, property tests, notebooks) and the strict docs build.
+# (unit with sockets off, integration on loopback, property tests), the strict docs build, and every
+# notebook run afresh with its saved outputs compared to the run.
 # Run it from an environment where `pip install -e ".[test,docs]"` has been done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,5 +21,7 @@ lint-imports --no-cache
 step "docs: mkdocs build --strict"
 # No --quiet: it drops warnings before --strict counts them, so the build would pass with them.
 NO_MKDOCS_2_WARNING=1 python -m mkdocs build --strict --site-dir "$(mktemp -d)"
-step "pytest: unit, integration (emulator on loopback), property tests and notebooks"
-python -m pytest tests notebooks --nbmake "$@"
+step "pytest: unit, integration (emulator on loopback) and property tests"
+python -m pytest tests "$@"
+step "notebooks: each runs, and its saved outputs match the run (make notebooks-refresh updates them)"
+python scripts/notebooks.py --check

@@ -7,8 +7,9 @@ with ``--model provider:name`` it is the real model from ``init_chat_model``.
 
 The agent loop is written with langchain-core alone (``bind_tools`` and a loop that runs each tool
 call), so the demo needs nothing beyond the ``emulator`` extra. Each step prints the
-tool, its arguments, its result and the time it took; a link to connect an account is opened for
-the user on the emulator (a GET, as a browser would) and printed otherwise.
+tool, its arguments, its result and the time it took; the links to connect accounts are shown
+all at once, then opened for the user on the emulator (a GET, as a browser would) or left to the
+user otherwise, and the demo waits until every account is connected.
 """
 
 from __future__ import annotations
@@ -467,24 +468,37 @@ class Demo:
             else:
                 lines.append(f"ok     {_short(_result_text(message))}")
         self.printer.step(number, name, seconds, lines)
-        for toolkit, url in _links(data):
-            self._connect(toolkit, url)
+        links = _links(data)
+        if links:
+            self._connect(links)
         return message
 
-    def _connect(self, toolkit: str, url: str) -> None:
-        """Finish a connection the agent started: open the link on the emulator, else ask."""
-        label = toolkit or "the account"
+    def _connect(self, links: list[tuple[str, str]]) -> None:
+        """Finish the connections the agent started: show every link at once (the user may
+        open them in any order), open them on the emulator, then wait for each account."""
+        labels = [toolkit or "the account" for toolkit, _ in links]
         if self.on_emulator:
             import httpx
 
-            self.printer.line(f"    link   {label}: {url}")
-            self.printer.line("           opening it for you, as a browser would (emulator only)")
-            # A browser visit: no API key goes to the link.
-            httpx.get(url, follow_redirects=True, timeout=10.0).raise_for_status()
+            for label, (_, url) in zip(labels, links, strict=True):
+                self.printer.line(f"    link   {label}: {url}")
+            them = "them" if len(links) > 1 else "it"
+            self.printer.line(
+                f"           opening {them} for you, as a browser would (emulator only)"
+            )
+            for _, url in links:
+                # A browser visit: no API key goes to the link.
+                httpx.get(url, follow_redirects=True, timeout=10.0).raise_for_status()
         else:
-            self.printer.line(f"    → open this link in your browser to connect {label}:")
-            self.printer.line(f"      {url}")
-        if toolkit:
+            these = "these links" if len(links) > 1 else "this link"
+            self.printer.line(
+                f"    → open {these} in your browser to connect {' and '.join(labels)}:"
+            )
+            for label, (_, url) in zip(labels, links, strict=True):
+                self.printer.line(f"      {label}: {url}")
+        for label, (toolkit, _) in zip(labels, links, strict=True):
+            if not toolkit:
+                continue
             with self.printer.progress(f"waiting for {label} to be connected (Ctrl-C to stop)"):
                 self.session.wait_for_connection(toolkit, timeout=self.connect_timeout)
             self.printer.line(f"           {label} connected")

@@ -13,7 +13,10 @@ and the tools bound to it, the way a tool-calling model would:
    the tool's input schema when it knows it, and guessed when it does not;
 4. after a failed call it recovers: connect the toolkit the error names, fetch the schema it
    guessed without (``COMPOSIO_GET_TOOL_SCHEMAS``) and retry, or give up after `max_attempts`;
-5. when every intent is done it answers in prose.
+5. it stops, answering with the tool's reason, when a tool says the user has not connected an
+   account an intent needs (declined, not connected in time, or a link only the user can open:
+   a `ToolNotConnectedError` answer), and when the search itself failed;
+6. when every intent is done it answers in prose.
 
 Nothing is hard-coded about slugs: change the catalog and the calls change with it. The model keeps
 no state of its own; everything is read back from the messages (its tool-call ids name the intents
@@ -141,6 +144,11 @@ class _State:
     connect_asked: list[set[str]] = field(default_factory=list)
     schemas_asked: set[str] = field(default_factory=set)
     attempts: dict[str, list[_Attempt]] = field(default_factory=dict)
+    search_error: str = ""
+    unconnected: dict[str, str] = field(default_factory=dict)
+    """Toolkit -> the tool's answer saying the user did not connect it (final for the run)."""
+    blocked: dict[str, str] = field(default_factory=dict)
+    """Intent key -> the answer of a call of it that the user did not connect an account for."""
     turns: int = 0
 
     def done(self, key: str) -> bool:
@@ -163,7 +171,8 @@ class ScriptedChatModel(BaseChatModel):
     Each inner list of `stages` runs in one turn (one multi-execute call, or parallel direct
     calls); later stages may use earlier results. `answer` writes the final reply from the
     results. The final message's `response_metadata["outcome"]` is `"done"`, or `"gave_up"`
-    when an intent found no tool or kept failing (its text says which and why).
+    when the search failed, an intent found no tool, kept failing, or needs an account the
+    user did not connect (its text says which and why, with the tool's own answer).
 
     Example:
         ```python
@@ -273,6 +282,8 @@ class ScriptedChatModel(BaseChatModel):
         pending = [i for stage in self.stages for i in stage if not state.done(i.key)]
         if not pending:
             return AIMessage(content=self._final(state), response_metadata={"outcome": "done"})
+        if state.search_error and not state.slug_for:
+            return _gave_up(f"I could not search for tools: {state.search_error}")
 
         # Connect what search says is unconnected before using it, once per toolkit.
         asked = set().union(*state.connect_asked) if state.connect_asked else set()
@@ -281,7 +292,8 @@ class ScriptedChatModel(BaseChatModel):
             & state.inactive - asked
         )
         if needed and MANAGE_CONNECTIONS in tools:
-            thought = f"Search says {' and '.join(needed)} need a connection; connecting."
+            verb = "needs" if len(needed) == 1 else "need"
+            thought = f"Search says {' and '.join(needed)} {verb} a connection; connecting."
             payload = ",".join(needed)
             return _call(
                 turn, "connect", payload, MANAGE_CONNECTIONS, {"toolkits": needed}, thought=thought
@@ -294,6 +306,9 @@ class ScriptedChatModel(BaseChatModel):
         for intent in stage:
             if state.done(intent.key):
                 continue
+            refused = _not_connected(intent, state)
+            if refused is not None:
+                return _gave_up(f"I could not {intent.use_case}: {refused}")
             slug = state.slug_for.get(intent.key)
             if slug is None:
                 if not tools:
@@ -382,6 +397,17 @@ class ScriptedChatModel(BaseChatModel):
 # -- reading the conversation back --------------------------------------------------------------
 
 
+def _not_connected(intent: Intent, state: _State) -> str | None:
+    """Why the intent cannot run for want of an account the user did not connect, if so.
+
+    The tool already did what it could (a link, a pause, a wait), so calling again would only
+    ask the user again: the answer is final for the intent.
+    """
+    if intent.key in state.blocked:
+        return state.blocked[intent.key]
+    return state.unconnected.get(state.toolkit_of.get(intent.key, ""))
+
+
 def _brief(error: str, limit: int = 60) -> str:
     """The gist of an error message, for the model's one-line explanations."""
     text = re.sub(r"\s+", " ", error).strip()
@@ -438,17 +464,34 @@ def _payload(message: ToolMessage) -> tuple[bool, Any, str]:
     return ok, data, str(error)
 
 
+def _user_did_not_connect(message: ToolMessage) -> bool:
+    """True for a tool's answer that the user has not connected the account a call needs
+    (the library's `ToolNotConnectedError`, read from the artifact)."""
+    artifact = message.artifact
+    return (
+        message.status == "error"
+        and isinstance(artifact, dict)
+        and artifact.get("error_type") == "ToolNotConnectedError"
+    )
+
+
 def _absorb(
     state: _State, call: ToolCall, message: ToolMessage, intents: Mapping[str, Intent]
 ) -> None:
     kind, _, payload = str(call["id"]).split(":", 2)
     ok, data, error = _payload(message)
+    refused = _user_did_not_connect(message)
     if kind == "search":
         state.searched = True
         if ok and isinstance(data, dict):
             _absorb_search(state, data, list(intents))
+        elif not ok:
+            state.search_error = error or "the search failed"
     elif kind == "connect":
-        state.connect_asked.append(set(payload.split(",")))
+        toolkits = set(payload.split(","))
+        state.connect_asked.append(toolkits)
+        if refused:
+            state.unconnected.update(dict.fromkeys(toolkits, error))
     elif kind == "schemas":
         state.schemas_asked.add(payload)
         if ok:
@@ -469,6 +512,8 @@ def _absorb(
         else:
             attempt = _Attempt(call["name"], dict(call["args"]), ok, data, error)
             state.attempts.setdefault(keys[0], []).append(attempt)
+        if refused:
+            state.blocked.update(dict.fromkeys(keys, error))
 
 
 def _absorb_search(state: _State, data: Mapping[str, Any], keys: list[str]) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -27,6 +28,7 @@ from langgraph.types import Command, Send
 from langchain_toolrouter import ToolRouter
 from langchain_toolrouter.emulator import EmulatorServer
 from langchain_toolrouter.errors import ConfigurationError
+from langchain_toolrouter.testing import Intent, ScriptedChatModel
 from langchain_toolrouter.types import ConnectionRequest
 from tests.chat_models import Reactive, calls, requests_by_text
 from tests.integration_tests.agents import executes, tool_messages
@@ -157,6 +159,54 @@ def test_a_declined_resume_answers_an_error_and_runs_nothing(
     assert "the user did not connect github" in str(answer.content)
     assert payload["redirect_urls"]["github"] in str(answer.content)
     assert 200 not in executes(server, payload["session_id"])
+
+
+@pytest.mark.parametrize("tools_of", ["session", "per_user"])
+def test_the_scripted_model_takes_a_decline_as_final_and_says_why(
+    irouter: ToolRouter, tools_of: str
+) -> None:
+    """An agent test of "the user declines, the agent answers without the tool" ends after one
+    pause, with the default `max_attempts`."""
+    user = new_user()
+    tools = (
+        irouter.create_session(user, toolkits=["github"]).get_tools()
+        if tools_of == "session"
+        else irouter.per_user_tools(toolkits=["github"])
+    )
+    model = ScriptedChatModel(stages=[[Intent("repo", "create a GitHub repository")]])
+    agent = create_agent(model, tools, checkpointer=InMemorySaver())
+    run = thread(user)
+    state = agent.invoke({"messages": [("user", "make a repository")]}, run)
+    pauses = 0
+    while "__interrupt__" in state:
+        pauses += 1
+        state = agent.invoke(Command(resume=False), run)
+    final = state["messages"][-1]
+    assert pauses == 1
+    assert final.response_metadata["outcome"] == "gave_up"
+    assert final.content.startswith("I could not create a GitHub repository: ")
+    assert "the user did not connect github" in final.content
+
+
+def test_the_scripted_model_gives_up_with_the_reason_a_search_failed(
+    router: ToolRouter, server: EmulatorServer
+) -> None:
+    from langchain_toolrouter.emulator import FaultRule
+
+    agent = create_agent(
+        ScriptedChatModel(stages=[[Intent("note", "create a note")]]),
+        router.per_user_tools(toolkits=["notes"]),
+    )
+    server.faults.add(FaultRule(operation="execute_meta", status=503, times=5))
+    try:
+        final = agent.invoke(
+            {"messages": [("user", "save a note")]}, {"configurable": {"user_id": new_user()}}
+        )["messages"][-1]
+    finally:
+        server.faults.clear()
+    assert final.response_metadata["outcome"] == "gave_up"
+    assert final.content.startswith("I could not search for tools: COMPOSIO_SEARCH_TOOLS failed")
+    assert "HTTP 503" in final.content
 
 
 def test_resume_after_a_restart_with_the_same_checkpointer(server: EmulatorServer) -> None:
@@ -432,6 +482,44 @@ def test_the_user_comes_from_the_runtime_context_or_the_auth_user(
     assert got.data == {"key": "name", "value": "me"}
     theirs = irouter.create_session(by_auth, **OPTIONS)
     assert theirs.execute(KV_GET, {"key": "k"}).data["value"] == 2
+
+
+@pytest.mark.parametrize("where", ["context", "config"])
+def test_a_resume_must_name_the_user_again(irouter: ToolRouter, where: str) -> None:
+    """LangGraph checkpoints neither the runtime context nor the config: a resume without them
+    names no user (docs/how-to/multi-user.md says so; this fails if LangGraph changes)."""
+
+    @dataclass
+    class Context:
+        user_id: str
+
+    def start() -> tuple[Any, dict[str, Any], dict[str, Any]]:
+        user, thread_id = new_user(), f"t-{uuid.uuid4().hex[:8]}"
+        named: dict[str, Any] = (
+            {"context": Context(user_id=user)}
+            if where == "context"
+            else {"config": {"configurable": {"thread_id": thread_id, "user_id": user}}}
+        )
+        agent = create_agent(
+            Reactive(reply=requests_by_text(TURNS)),
+            irouter.per_user_tools(**OPTIONS),
+            context_schema=Context,
+            checkpointer=InMemorySaver(),
+        )
+        run = {"configurable": {"thread_id": thread_id}}
+        payload = paused(
+            agent.invoke({"messages": [("user", "make a repository")]}, **({"config": run} | named))
+        )
+        httpx.get(payload["redirect_urls"]["github"])
+        return agent, run, named
+
+    agent, run, _ = start()
+    with pytest.raises(ConfigurationError, match="this run names no user"):
+        agent.invoke(Command(resume=True), run)
+
+    agent, run, named = start()
+    resumed = agent.invoke(Command(resume=True), **({"config": run} | named))
+    assert tool_messages(resumed)[-1].status == "success"
 
 
 def test_an_unknown_session_option_is_named(irouter: ToolRouter) -> None:

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import os
+import queue
 import re
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -275,8 +278,14 @@ def test_ctrl_c_stops_cleanly_and_shuts_the_emulator_down() -> None:
     assert "Traceback" not in err
 
 
+def _read_into(stream: IO[str], lines: queue.Queue[str]) -> None:
+    for line in stream:
+        lines.put(line)
+
+
 def test_with_a_key_it_uses_that_service_and_waits_for_the_user_to_connect() -> None:
-    """The real-service path: no emulator of its own, links printed, the user opens them."""
+    """The real-service path: no emulator of its own; every link the agent's connection request
+    made is printed at once, then the demo waits while the user opens them."""
     import httpx
 
     from langchain_toolrouter.emulator import EmulatorServer
@@ -286,25 +295,37 @@ def test_with_a_key_it_uses_that_service_and_waits_for_the_user_to_connect() -> 
         with subprocess.Popen(
             [sys.executable, "-m", "langchain_toolrouter", "demo"],
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
             text=True,
             env=env,
             cwd=ROOT,
         ) as proc:
             assert proc.stdout is not None
-            lines: list[str] = []
-            deadline = time.monotonic() + 120
-            while time.monotonic() < deadline:
-                line = proc.stdout.readline()
-                if not line:
-                    break
-                lines.append(line)
-                if line.strip().startswith(service.base_url + "/_emulator/connect/"):
-                    httpx.get(line.strip()).raise_for_status()  # the user opens the link
-            out = "".join(lines)
-            _, err = proc.communicate(timeout=60)
-        assert proc.returncode == 0, out + err
+            lines: queue.Queue[str] = queue.Queue()
+            reader = threading.Thread(target=_read_into, args=(proc.stdout, lines))
+            reader.start()
+            seen: list[str] = []
+            links: dict[str, str] = {}
+            deadline = time.monotonic() + 60
+            while len(links) < 2:  # the user opens nothing before both links are shown
+                try:
+                    seen.append(lines.get(timeout=max(0.0, deadline - time.monotonic())))
+                except queue.Empty:
+                    proc.kill()
+                    pytest.fail(f"the demo did not show both links at once: {''.join(seen)}")
+                found = re.match(r"\s+(\w+): (http\S+/_emulator/connect/\S+)$", seen[-1])
+                if found:
+                    links[found[1]] = found[2]
+            assert sorted(links) == ["github", "gmail"]
+            for url in links.values():
+                httpx.get(url).raise_for_status()  # the user opens the links, in any order
+            proc.wait(timeout=60)
+            reader.join()
+            while not lines.empty():
+                seen.append(lines.get())
+            out = "".join(seen)
+        assert proc.returncode == 0, out
     assert f"COMPOSIO_API_KEY is set: using the service at {service.base_url}." in out
     assert "starting the embedded" not in out
-    assert out.count("open this link in your browser to connect") == 2
+    assert out.count("→ open these links in your browser to connect github and gmail:") == 1
     assert "result       task done" in out

@@ -154,14 +154,25 @@ def test_a_marker_an_overriding_fixture_cannot_see_is_reported(pytester: pytest.
         def test_marked(toolrouter):
             pass
 
+        @pytest.mark.toolrouter_emulator(seed=8)
+        def test_marked_and_failing(toolrouter):
+            assert toolrouter is None
+
         def test_unmarked(toolrouter):
             pass
         """
     )
     result = _run(pytester, "-W", "default::pytest.PytestWarning")
-    result.assert_outcomes(passed=2)
-    result.stdout.fnmatch_lines(["*test_marked had no effect: the toolrouter_emulator fixture*"])
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            # located at the test (its first line, the marker), not in the plugin
+            "*_is_reported.py:3: PytestWarning: *::test_marked had no effect: the *",
+            "*_is_reported.py:7: PytestWarning: *::test_marked_and_failing had no effect*",
+        ],
+    )
     assert "test_unmarked had no effect" not in result.stdout.str()
+    assert "_langchain_toolrouter_pytest.py" not in result.stdout.str()
 
 
 def test_without_the_emulator_extra_the_fixture_says_what_to_install(
