@@ -13,7 +13,7 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from langchain_toolrouter.emulator import EmulatorState, create_app
-from langchain_toolrouter.emulator.context import _depth_exceeds
+from langchain_toolrouter.emulator.strict_json import _depth_exceeds
 from langchain_toolrouter.wire.operations import ALL_OPERATIONS
 from tests.unit_tests.emulator.calls import API_KEY, V31, asgi_get, execute, receive_nothing
 from tests.unit_tests.emulator.conftest import SessionFactory
@@ -178,11 +178,11 @@ def test_a_lone_surrogate_over_mcp_is_refused(
     )
     headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
     response = client.post(url, content=body, headers=headers)
-    assert response.status_code == 200, response.text
-    result = response.json()["result"]
-    assert result["isError"] is True
-    error = json.loads(result["content"][0]["text"])["error"]
-    assert error["errors"] == ["arguments.tools.0.arguments.value: lone surrogate"]
+    # Refused before the MCP library reads it: a JSON-RPC parse error with the REST error.
+    assert response.status_code == 400, response.text
+    error = response.json()["error"]
+    assert error["code"] == -32700
+    assert error["data"]["errors"] == ["params.arguments.tools.0.arguments.value: lone surrogate"]
     assert "not set" in execute(client, session_id, "NOTES_KV_GET", {"key": "k"}).json()["error"]
 
 
