@@ -22,14 +22,18 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route
+from starlette.routing import BaseRoute, Match, Route
 from starlette.types import ASGIApp
 
 from langchain_toolrouter._arguments import check_integer, check_number, describe
 from langchain_toolrouter.emulator import handlers, project
 from langchain_toolrouter.emulator.catalog import Catalog, default_catalog
 from langchain_toolrouter.emulator.context import EmulatorState
-from langchain_toolrouter.emulator.defaults import DEFAULT_LOG_SIZE, DEFAULT_MAX_BODY_BYTES
+from langchain_toolrouter.emulator.defaults import (
+    DEFAULT_BODY_TIMEOUT,
+    DEFAULT_LOG_SIZE,
+    DEFAULT_MAX_BODY_BYTES,
+)
 from langchain_toolrouter.emulator.errors import EmulatorError, error_body
 from langchain_toolrouter.emulator.faults import FaultRule, Faults, RequestLog, fault_rules
 from langchain_toolrouter.emulator.limits import BodyLimitMiddleware
@@ -110,13 +114,14 @@ async def _on_emulator_error(request: Request, exc: Exception) -> Response:
 async def _on_http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     if exc.status_code == 405:
+        allowed = _allowed_methods(request)
         error = EmulatorError(
             405,
             "ToolRouterV2_MethodNotAllowed",
             4050,
-            f"{request.method} is not allowed on {request.url.path}.",
+            f"{request.method} is not allowed on {request.url.path}; it takes {allowed}.",
             suggested_fix="Check the HTTP method of this operation in the API reference.",
-            headers=dict(exc.headers or {}),
+            headers={"allow": allowed},
         )
     else:
         error = EmulatorError(
@@ -129,6 +134,16 @@ async def _on_http_error(request: Request, exc: Exception) -> Response:
             suggested_fix="Use a path under /api/v3/tool_router or /api/v3.1/tool_router.",
         )
     return _error_response(request, error)
+
+
+def _allowed_methods(request: Request) -> str:
+    """Every method served at the request's path (Starlette names only the first route's)."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        match, _ = route.matches(request.scope)
+        if match is not Match.NONE:
+            methods.update(getattr(route, "methods", None) or ())
+    return ", ".join(sorted(methods))
 
 
 async def _on_crash(request: Request, exc: Exception) -> Response:
@@ -255,7 +270,9 @@ def create_app(
     url_ttl: float = 900.0,
     signing_secret: bytes | str | None = None,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    body_timeout: float = DEFAULT_BODY_TIMEOUT,
     log_size: int = DEFAULT_LOG_SIZE,
+    access_log: bool = False,
 ) -> Starlette:
     """Build the emulator app.
 
@@ -272,8 +289,13 @@ def create_app(
         signing_secret: HMAC key of presigned URLs: bytes, or a str (UTF-8 encoded); random
             per app if None.
         max_body_bytes: the largest request body accepted (4 MiB by default); a larger one is
-            answered 413 before it is read. Presigned file uploads have their own limit.
+            answered 413 before it is read. Presigned file uploads have their own limit
+            (100 MB), checked as they stream in.
+        body_timeout: seconds (> 0) a request body may take to arrive after the request's
+            head (30 by default); a body still arriving then is answered 408.
         log_size: how many requests the request log keeps (the oldest are dropped first).
+        access_log: log one line per request (method, path, status, milliseconds) on the
+            `langchain_toolrouter.emulator.access` logger at INFO (the CLI prints them).
 
     Raises:
         TypeError, ValueError: an option of the wrong type or out of range; the message names
@@ -301,7 +323,17 @@ def create_app(
         minimum=1,
         hint="give bytes, e.g. max_body_bytes=4 * 1024 * 1024",
     )
+    body_seconds = check_number(
+        "create_app(body_timeout=...)",
+        body_timeout,
+        positive=True,
+        hint="give seconds, e.g. body_timeout=30",
+    )
     check_integer("create_app(log_size=...)", log_size, minimum=1, hint="e.g. log_size=10_000")
+    if not isinstance(access_log, bool):
+        raise TypeError(
+            f"create_app(access_log=...) takes True or False, got {describe(access_log)}"
+        )
     root = _data_root(data_dir)
     if catalog is not None and not isinstance(catalog, Catalog):
         raise TypeError(
@@ -331,8 +363,10 @@ def create_app(
     app = Starlette(
         routes=routes,
         middleware=[
-            Middleware(FaultMiddleware, faults=faults, log=log, routes=routes),
-            Middleware(BodyLimitMiddleware, max_bytes=max_body_bytes),
+            Middleware(
+                FaultMiddleware, faults=faults, log=log, routes=routes, access_log=access_log
+            ),
+            Middleware(BodyLimitMiddleware, max_bytes=max_body_bytes, timeout=body_seconds),
         ],
         lifespan=lifespan,
         exception_handlers={

@@ -1,27 +1,38 @@
-"""The request-body limit: a body over it is refused (413) before anything reads or parses it.
+"""The bounds of a request body: its size, the time it may take to arrive, and the connection
+it leaves behind when an answer comes before it was read.
 
-A declared `Content-Length` over the limit is answered at once, without reading the body (the
-connection is closed after the answer); a body sent without one is counted as it arrives and
-refused as soon as it passes the limit. Presigned file uploads are not API bodies: they have
-their own, larger limit (a mount file's size), checked by their handler.
+- **Size**: a declared `Content-Length` over the limit is answered 413 at once, without reading
+  the body; a body sent without one is counted as it arrives and refused as soon as it passes
+  the limit. Presigned file uploads are not API bodies: they have their own, larger limit (a
+  mount file's size), checked by their handler as the bytes stream in.
+- **Time**: the whole body must arrive within `timeout` seconds of the request's head; a body
+  still arriving then is answered 408 (a client sending a byte now and then holds no
+  connection for long).
+- **An unread body**: an answer sent before the body was read (a 413, a 401, a refused
+  presigned upload) says `connection: close`, so the server closes the connection after it
+  instead of leaving it open with the rest of the body waiting.
 """
 
 from __future__ import annotations
 
 import json
 
+import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from langchain_toolrouter.emulator.defaults import DEFAULT_MAX_BODY_BYTES
+from langchain_toolrouter.emulator.defaults import DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY_BYTES
 from langchain_toolrouter.emulator.errors import EmulatorError, error_body
 from langchain_toolrouter.emulator.middleware import request_id_of
 
-__all__ = ["DEFAULT_MAX_BODY_BYTES", "BodyLimitMiddleware", "body_too_large"]
-
-#: The default limit of a request body: far above any real API request, far below a body whose
-#: parsing would hold up every other client.
+__all__ = [
+    "DEFAULT_BODY_TIMEOUT",
+    "DEFAULT_MAX_BODY_BYTES",
+    "BodyLimitMiddleware",
+    "body_too_large",
+]
 
 _UNLIMITED_PREFIXES = ("/_emulator/files/",)
+_CLOSE = (b"connection", b"close")
 
 
 def body_too_large(limit: int) -> EmulatorError:
@@ -36,42 +47,80 @@ def body_too_large(limit: int) -> EmulatorError:
     )
 
 
-def _declared_length(scope: Scope) -> int | None:
+def _body_too_slow(timeout: float) -> EmulatorError:
+    return EmulatorError(
+        408,
+        "ToolRouterV2_RequestTimeout",
+        4080,
+        f"The request body did not arrive within {timeout:g} seconds of the request's head.",
+        suggested_fix="Send the whole body at once (the emulator's limit is "
+        "create_app(body_timeout=...), or --body-timeout).",
+    )
+
+
+def _body_headers(scope: Scope) -> tuple[bool, int | None]:
+    """Whether the request announces a body, and its declared length (None if unknown)."""
+    announced, declared = False, None
     for name, value in scope.get("headers", []):
         if name == b"content-length":
             text = bytes(value).strip()
-            return int(text) if text.isdigit() else None
-    return None
+            declared = int(text) if text.isdigit() else None
+            announced = announced or declared != 0
+        elif name == b"transfer-encoding":
+            announced = True
+    return announced, declared
 
 
 class BodyLimitMiddleware:
-    """Refuse request bodies over `max_bytes` (413 with the service's error body)."""
+    """Bound request bodies: `max_bytes` (413), `timeout` seconds to arrive (408), and
+    `connection: close` on an answer that leaves one unread."""
 
-    def __init__(self, app: ASGIApp, *, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, *, max_bytes: int, timeout: float) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.timeout = timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"].startswith(_UNLIMITED_PREFIXES):
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = _declared_length(scope)
-        if declared is not None and declared > self.max_bytes:
+        announced, declared = _body_headers(scope)
+        if not announced:  # nothing to bound (most GETs)
+            await self.app(scope, receive, send)
+            return
+        limit = None if scope["path"].startswith(_UNLIMITED_PREFIXES) else self.max_bytes
+        if limit is not None and declared is not None and declared > limit:
             await self._refuse(scope, send)
             return
+        deadline = anyio.current_time() + self.timeout
         received = 0
+        whole = False
 
-        async def counted() -> Message:
-            nonlocal received
-            message = await receive()
+        async def bounded() -> Message:
+            nonlocal received, whole
+            if whole:  # later reads wait for a disconnect, for as long as the answer takes
+                return await receive()
+            try:
+                with anyio.fail_after(deadline - anyio.current_time()):
+                    message = await receive()
+            except TimeoutError:
+                # Raised in the handler's read: the app's error handler answers it.
+                raise _body_too_slow(self.timeout) from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_bytes:
-                    # Raised in the handler's read: the app's error handler answers it.
-                    raise body_too_large(self.max_bytes)
+                if limit is not None and received > limit:
+                    raise body_too_large(limit)
+                whole = not message.get("more_body", False)
+            else:  # http.disconnect
+                whole = True
             return message
 
-        await self.app(scope, counted, send)
+        async def closing(message: Message) -> None:
+            if message["type"] == "http.response.start" and not whole:
+                message = {**message, "headers": [*message.get("headers", []), _CLOSE]}
+            await send(message)
+
+        await self.app(scope, bounded, closing)
 
     async def _refuse(self, scope: Scope, send: Send) -> None:
         request_id = request_id_of(scope)
@@ -81,7 +130,7 @@ class BodyLimitMiddleware:
             (b"content-length", str(len(body)).encode()),
             (b"x-request-id", request_id.encode("latin-1")),
             # The unread body stays on the connection: the server closes it after this answer.
-            (b"connection", b"close"),
+            _CLOSE,
         ]
         await send({"type": "http.response.start", "status": 413, "headers": headers})
         await send({"type": "http.response.body", "body": body})

@@ -148,6 +148,7 @@ def test_a_lone_surrogate_stored_by_kv_set_is_refused_not_a_500(
     [
         b'{"user_id": "\\udc00"}',
         b'{"user_id": "u", "\\ud800": 1}',
+        b'{"user_id": "u", "\\ud83d\\ude00\\udfff": 1}',  # a pair, then a lone one
         b'{"user_id": "\xed\xa0\x80"}',  # a surrogate encoded as UTF-8 bytes: not UTF-8
         b'{"user_id": "\xff"}',
         b'\xef\xbb\xbf{"user_id": "u"}',  # a byte order mark

@@ -270,10 +270,9 @@ _HEADERS = {"accept": "application/json, text/event-stream", "content-type": "ap
 
 
 def _kv_set(value: str) -> bytes:
-    return (
-        '{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "NOTES_KV_SET", '
-        '"arguments": {"key": "k", "value": %s}}}' % value
-    ).encode()
+    arguments = f'{{"key": "k", "value": {value}}}'
+    params = f'{{"name": "NOTES_KV_SET", "arguments": {arguments}}}'
+    return f'{{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {params}}}'.encode()
 
 
 @pytest.mark.parametrize(
