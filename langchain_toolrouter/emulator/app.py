@@ -79,6 +79,7 @@ HANDLERS: Mapping[str, Endpoint | ASGIApp] = {
     "presigned_upload": handlers.presigned_upload,
     "presigned_download": handlers.presigned_download,
     "mcp": McpEndpoint(),
+    "openapi": handlers.openapi,
 }
 if HANDLERS.keys() != ROUTE_NAMES:  # pragma: no cover - a route added without its handler
     raise RuntimeError(f"routes without a handler: {sorted(ROUTE_NAMES - HANDLERS.keys())}")

@@ -38,6 +38,7 @@ from langchain_toolrouter.emulator.execution import (
 )
 from langchain_toolrouter.emulator.listing import encode
 from langchain_toolrouter.emulator.meta import run_meta_tool, run_search
+from langchain_toolrouter.emulator.openapi import openapi_json
 from langchain_toolrouter.emulator.pagination import paginate
 from langchain_toolrouter.emulator.policy import meta_tools, toolkit_allowed
 from langchain_toolrouter.emulator.presenters import (
@@ -89,6 +90,7 @@ __all__ = [
     "list_mount_items",
     "list_toolkits",
     "list_tools",
+    "openapi",
     "presigned_download",
     "presigned_upload",
     "proxy_execute",
@@ -815,3 +817,9 @@ async def presigned_download(request: Request) -> Response:
             suggested_fix="Upload the file again, then ask for a new download URL.",
         )
     return Response(data, media_type="application/octet-stream")
+
+
+async def openapi(request: Request) -> Response:
+    """GET /openapi.json: the OpenAPI document of the API operations (no key needed)."""
+    del request
+    return Response(openapi_json(), media_type="application/json")

@@ -61,6 +61,7 @@ def test_route_table(app: Starlette) -> None:
         ("PUT", "/_emulator/files/{session_id}/{mount_id}/{path:path}", "presigned_upload"),
         ("GET", "/_emulator/files/{session_id}/{mount_id}/{path:path}", "presigned_download"),
         ("POST", "/tool_router/{session_id}/mcp", "mcp"),
+        ("GET", "/openapi.json", "openapi"),
     }
     assert table == expected
 

@@ -252,6 +252,8 @@ def test_odd_path_segments_and_queries_are_4xx_on_every_route(
     client: TestClient, app: Starlette, segment: str
 ) -> None:
     for route in app.routes:
+        if route.path == "/openapi.json":  # type: ignore[attr-defined]
+            continue  # takes nothing: a 200 whatever is sent
         methods = getattr(route, "methods", None) or {"GET"}
         path = route.path.replace("{path:path}", segment)  # type: ignore[attr-defined]
         for name in ("session_id", "mount_id", "account_id", "toolkit_slug", "link_token"):
