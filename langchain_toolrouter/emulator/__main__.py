@@ -140,7 +140,7 @@ def _parser() -> argparse.ArgumentParser:
         "--body-timeout",
         type=_seconds("--body-timeout"),
         default=DEFAULT_BODY_TIMEOUT,
-        help="seconds a request body may take to arrive before it is answered 408 "
+        help="seconds a request body may take to arrive before its connection is closed "
         f"(default {DEFAULT_BODY_TIMEOUT:g})",
     )
     parser.add_argument(
@@ -216,7 +216,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             data_dir=data_dir,
             seed=args.seed,
             max_body_bytes=args.max_body_bytes,
-            body_timeout=args.body_timeout,
             log_size=args.log_size,
             access_log=not args.quiet,
         )
@@ -245,6 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             host=args.host,
             port=port,
             header_timeout=args.header_timeout,
+            body_timeout=args.body_timeout,
             keep_alive_timeout=args.keep_alive_timeout,
         )
         with _sigterm_as_interrupt():

@@ -29,11 +29,7 @@ from langchain_toolrouter._arguments import check_integer, check_number, describ
 from langchain_toolrouter.emulator import handlers, project
 from langchain_toolrouter.emulator.catalog import Catalog, default_catalog
 from langchain_toolrouter.emulator.context import EmulatorState
-from langchain_toolrouter.emulator.defaults import (
-    DEFAULT_BODY_TIMEOUT,
-    DEFAULT_LOG_SIZE,
-    DEFAULT_MAX_BODY_BYTES,
-)
+from langchain_toolrouter.emulator.defaults import DEFAULT_LOG_SIZE, DEFAULT_MAX_BODY_BYTES
 from langchain_toolrouter.emulator.errors import EmulatorError, error_body
 from langchain_toolrouter.emulator.faults import FaultRule, Faults, RequestLog, fault_rules
 from langchain_toolrouter.emulator.limits import BodyLimitMiddleware
@@ -271,7 +267,6 @@ def create_app(
     url_ttl: float = 900.0,
     signing_secret: bytes | str | None = None,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
-    body_timeout: float = DEFAULT_BODY_TIMEOUT,
     log_size: int = DEFAULT_LOG_SIZE,
     access_log: bool = False,
 ) -> Starlette:
@@ -292,8 +287,6 @@ def create_app(
         max_body_bytes: the largest request body accepted (4 MiB by default); a larger one is
             answered 413 before it is read. Presigned file uploads have their own limit
             (100 MB), checked as they stream in.
-        body_timeout: seconds (> 0) a request body may take to arrive after the request's
-            head (30 by default); a body still arriving then is answered 408.
         log_size: how many requests the request log keeps (the oldest are dropped first).
         access_log: log one line per request (method, path, status, milliseconds) on the
             `langchain_toolrouter.emulator.access` logger at INFO (the CLI prints them).
@@ -323,12 +316,6 @@ def create_app(
         max_body_bytes,
         minimum=1,
         hint="give bytes, e.g. max_body_bytes=4 * 1024 * 1024",
-    )
-    body_seconds = check_number(
-        "create_app(body_timeout=...)",
-        body_timeout,
-        positive=True,
-        hint="give seconds, e.g. body_timeout=30",
     )
     check_integer("create_app(log_size=...)", log_size, minimum=1, hint="e.g. log_size=10_000")
     if not isinstance(access_log, bool):
@@ -367,7 +354,7 @@ def create_app(
             Middleware(
                 FaultMiddleware, faults=faults, log=log, routes=routes, access_log=access_log
             ),
-            Middleware(BodyLimitMiddleware, max_bytes=max_body_bytes, timeout=body_seconds),
+            Middleware(BodyLimitMiddleware, max_bytes=max_body_bytes),
         ],
         lifespan=lifespan,
         exception_handlers={

@@ -22,8 +22,8 @@ DEFAULT_HEADER_TIMEOUT = 10.0
 byte after a pause between requests); then it is closed. Tighter than nginx's 60 s."""
 
 DEFAULT_BODY_TIMEOUT = 30.0
-"""Seconds a request's whole body may take to arrive after its head; then it is answered 408.
-A 100 MB upload needs under 2 s on loopback."""
+"""Seconds a request's whole body may take to arrive after its head; then the connection is
+closed (logged as a 408). A 100 MB upload needs under 2 s on loopback."""
 
 DEFAULT_KEEP_ALIVE_TIMEOUT = 5.0
 """Seconds an idle connection is kept open between two requests (uvicorn's default)."""

@@ -1,13 +1,10 @@
-"""The bounds of a request body: its size, the time it may take to arrive, and the connection
-it leaves behind when an answer comes before it was read.
+"""The bounds of a request body: its size, and the connection it leaves behind when an answer
+comes before it was read. (The time it may take to arrive is the server's: `connections`.)
 
 - **Size**: a declared `Content-Length` over the limit is answered 413 at once, without reading
   the body; a body sent without one is counted as it arrives and refused as soon as it passes
   the limit. Presigned file uploads are not API bodies: they have their own, larger limit (a
   mount file's size), checked by their handler as the bytes stream in.
-- **Time**: the whole body must arrive within `timeout` seconds of the request's head; a body
-  still arriving then is answered 408 (a client sending a byte now and then holds no
-  connection for long).
 - **An unread body**: an answer sent before the body was read (a 413, a 401, a refused
   presigned upload) says `connection: close`, so the server closes the connection after it
   instead of leaving it open with the rest of the body waiting.
@@ -17,19 +14,13 @@ from __future__ import annotations
 
 import json
 
-import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from langchain_toolrouter.emulator.defaults import DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY_BYTES
+from langchain_toolrouter.emulator.defaults import DEFAULT_MAX_BODY_BYTES
 from langchain_toolrouter.emulator.errors import EmulatorError, error_body
 from langchain_toolrouter.emulator.middleware import request_id_of
 
-__all__ = [
-    "DEFAULT_BODY_TIMEOUT",
-    "DEFAULT_MAX_BODY_BYTES",
-    "BodyLimitMiddleware",
-    "body_too_large",
-]
+__all__ = ["DEFAULT_MAX_BODY_BYTES", "BodyLimitMiddleware", "body_too_large"]
 
 _UNLIMITED_PREFIXES = ("/_emulator/files/",)
 _CLOSE = (b"connection", b"close")
@@ -47,17 +38,6 @@ def body_too_large(limit: int) -> EmulatorError:
     )
 
 
-def _body_too_slow(timeout: float) -> EmulatorError:
-    return EmulatorError(
-        408,
-        "ToolRouterV2_RequestTimeout",
-        4080,
-        f"The request body did not arrive within {timeout:g} seconds of the request's head.",
-        suggested_fix="Send the whole body at once (the emulator's limit is "
-        "create_app(body_timeout=...), or --body-timeout).",
-    )
-
-
 def _body_headers(scope: Scope) -> tuple[bool, int | None]:
     """Whether the request announces a body, and its declared length (None if unknown)."""
     announced, declared = False, None
@@ -72,13 +52,12 @@ def _body_headers(scope: Scope) -> tuple[bool, int | None]:
 
 
 class BodyLimitMiddleware:
-    """Bound request bodies: `max_bytes` (413), `timeout` seconds to arrive (408), and
-    `connection: close` on an answer that leaves one unread."""
+    """Bound request bodies to `max_bytes` (413), and say `connection: close` on an answer that
+    leaves one unread."""
 
-    def __init__(self, app: ASGIApp, *, max_bytes: int, timeout: float) -> None:
+    def __init__(self, app: ASGIApp, *, max_bytes: int) -> None:
         self.app = app
         self.max_bytes = max_bytes
-        self.timeout = timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -92,23 +71,18 @@ class BodyLimitMiddleware:
         if limit is not None and declared is not None and declared > limit:
             await self._refuse(scope, send)
             return
-        deadline = anyio.current_time() + self.timeout
         received = 0
         whole = False
 
         async def bounded() -> Message:
             nonlocal received, whole
-            if whole:  # later reads wait for a disconnect, for as long as the answer takes
-                return await receive()
-            try:
-                with anyio.fail_after(deadline - anyio.current_time()):
-                    message = await receive()
-            except TimeoutError:
-                # Raised in the handler's read: the app's error handler answers it.
-                raise _body_too_slow(self.timeout) from None
+            message = await receive()
+            if whole:  # later reads wait for a disconnect
+                return message
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if limit is not None and received > limit:
+                    # Raised in the handler's read: the app's error handler answers it.
                     raise body_too_large(limit)
                 whole = not message.get("more_body", False)
             else:  # http.disconnect

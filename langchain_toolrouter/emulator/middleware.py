@@ -5,7 +5,8 @@ itself. Each request goes into the `RequestLog` and, when the app was made with
 `access_log=True`, gives one line (method, path, status, milliseconds; never a query string,
 a header or a body) on the `langchain_toolrouter.emulator.access` logger at INFO. A client that
 leaves before its request body has arrived is recorded with status 499 (nginx's "client closed
-request"), as not processed, and nothing else is said: no answer, no traceback. A dropped connection is made the way a proxy or a crash makes one: the response head
+request"), or 408 when the server closed it for sending its body too slowly, as not processed,
+and nothing else is said: no answer, no traceback. A dropped connection is made the way a proxy or a crash makes one: the response head
 announces more bytes than are sent, then the app raises `ConnectionDropped`, and the server
 closes the socket; the client sees an incomplete message. With `drop="after"` the handler runs
 first (its side effects happen) and only the response is lost.
@@ -28,10 +29,18 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from langchain_toolrouter.emulator.errors import EmulatorError, error_body
 from langchain_toolrouter.emulator.faults import FaultDecision, Faults, RequestLog, RequestRecord
 
-__all__ = ["CLIENT_CLOSED_REQUEST", "ConnectionDropped", "FaultMiddleware", "request_id_of"]
+__all__ = [
+    "BODY_TIMED_OUT",
+    "CLIENT_CLOSED_REQUEST",
+    "ConnectionDropped",
+    "FaultMiddleware",
+    "request_id_of",
+]
 
 #: The request log's status of a request whose client left before sending all of it.
 CLIENT_CLOSED_REQUEST = 499
+#: Set in a request's scope state by the server that closed it for a body too slow to arrive.
+BODY_TIMED_OUT = "toolrouter_body_timed_out"
 
 ACCESS_LOGGER = logging.getLogger("langchain_toolrouter.emulator.access")
 
@@ -154,7 +163,8 @@ class FaultMiddleware:
             # The client left while its body was read: nobody waits for an answer.
             if not recorded:  # nothing ran
                 recorded = True
-                status_seen[:] = [CLIENT_CLOSED_REQUEST]
+                timed_out = BODY_TIMED_OUT in scope.get("state", {})
+                status_seen[:] = [408 if timed_out else CLIENT_CLOSED_REQUEST]
                 record(False, None)
             return
         finally:

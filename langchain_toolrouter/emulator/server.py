@@ -30,6 +30,7 @@ from langchain_toolrouter.emulator.app import DEFAULT_API_KEY, create_app
 from langchain_toolrouter.emulator.connections import server_config
 from langchain_toolrouter.emulator.context import EmulatorState
 from langchain_toolrouter.emulator.defaults import (
+    DEFAULT_BODY_TIMEOUT,
     DEFAULT_HEADER_TIMEOUT,
     DEFAULT_KEEP_ALIVE_TIMEOUT,
 )
@@ -99,6 +100,7 @@ _OWN_OPTIONS = (
     "app",
     "startup_timeout",
     "header_timeout",
+    "body_timeout",
     "keep_alive_timeout",
 )
 
@@ -119,9 +121,10 @@ class EmulatorServer:
         header_timeout: seconds (> 0) a connection may take to send a request's head (from
             its opening, or from the first byte after a pause between requests); then it is
             closed.
+        body_timeout: seconds (> 0) a request body may take to arrive after its head; then
+            the connection is closed (the request log says 408).
         keep_alive_timeout: seconds (> 0) an idle connection is kept open between requests.
-        app_options: passed to `create_app` (faults, seed, data_dir, store, body_timeout,
-            access_log, ...).
+        app_options: passed to `create_app` (faults, seed, data_dir, store, access_log, ...).
 
     Raises:
         TypeError, ValueError: an option of the wrong type or out of range (checked here, with
@@ -138,6 +141,7 @@ class EmulatorServer:
         app: Starlette | None = None,
         startup_timeout: float = 10.0,
         header_timeout: float = DEFAULT_HEADER_TIMEOUT,
+        body_timeout: float = DEFAULT_BODY_TIMEOUT,
         keep_alive_timeout: float = DEFAULT_KEEP_ALIVE_TIMEOUT,
         **app_options: Any,
     ) -> None:
@@ -171,6 +175,12 @@ class EmulatorServer:
             header_timeout,
             positive=True,
             hint="give seconds, e.g. header_timeout=10",
+        )
+        body_seconds = check_number(
+            "EmulatorServer(body_timeout=...)",
+            body_timeout,
+            positive=True,
+            hint="give seconds, e.g. body_timeout=30",
         )
         keep_alive_seconds = check_number(
             "EmulatorServer(keep_alive_timeout=...)",
@@ -219,6 +229,7 @@ class EmulatorServer:
             host=host,
             port=self.port,
             header_timeout=header_seconds,
+            body_timeout=body_seconds,
             keep_alive_timeout=keep_alive_seconds,
             timeout_graceful_shutdown=2,
         )

@@ -150,14 +150,11 @@ def _depth_exceeds(text: str, limit: int) -> bool:
     return bool(brackets)
 
 
-_SPACE = re.compile(r"[ \t\n\r]*")
-
-
-def _skip_space(text: str, i: int) -> int:
-    """The index of the first non-whitespace character at or after `i`."""
-    match = _SPACE.match(text, i)
-    assert match is not None  # zero spaces match too
-    return match.end()
+#: An object member's key and the colon after it (a member's value starts where it ends).
+_KEY = re.compile(r'[ \t\n\r]*"((?:[^"\\]|\\.)*)"[ \t\n\r]*:[ \t\n\r]*')
+#: What follows a member's value: the comma before the next member, or the object's end.
+_AFTER_VALUE = re.compile(r"[ \t\n\r]*([,}])")
+_OBJECT_START = re.compile(r"[ \t\n\r]*\{[ \t\n\r]*")
 
 
 def member_text(text: str, *keys: str) -> str | None:
@@ -167,7 +164,7 @@ def member_text(text: str, *keys: str) -> str | None:
     It walks the objects on the path member by member (a key sent twice counts last, as when
     the text is read), so that the value can be passed on unchanged: not read and written again.
     """
-    span = (_skip_space(text, 0), len(text))
+    span = (0, len(text))
     for key in keys:
         found = _member(text, span[0], key)
         if found is None:
@@ -177,18 +174,26 @@ def member_text(text: str, *keys: str) -> str | None:
 
 
 def _member(text: str, start: int, key: str) -> tuple[int, int] | None:
-    """Where the value of `key` lies in the object at `text[start]` (None if absent)."""
-    if text[start] != "{":
+    """Where the value of `key` lies in the object starting at `text[start]` (after spaces);
+    None if it is not an object or has no such key."""
+    opened = _OBJECT_START.match(text, start)
+    if opened is None:
         return None
     found = None
-    i = _skip_space(text, start + 1)
-    while text[i] != "}":
-        name, i = _SCAN(text, i)
-        i = _skip_space(text, _skip_space(text, i) + 1)  # past the colon
-        _, end = _SCAN(text, i)
+    i = opened.end()
+    if text[i] == "}":
+        return None
+    while True:
+        member = _KEY.match(text, i)
+        assert member is not None  # the text is valid JSON
+        name = member.group(1)
+        if "\\" in name:  # escapes: read it as JSON does
+            name = json.loads(f'"{name}"')
+        _, end = _SCAN(text, member.end())
         if name == key:
-            found = (i, end)
-        i = _skip_space(text, end)
-        if text[i] == ",":
-            i = _skip_space(text, i + 1)
-    return found
+            found = (member.end(), end)
+        after = _AFTER_VALUE.match(text, end)
+        assert after is not None
+        if after.group(1) == "}":
+            return found
+        i = after.end()

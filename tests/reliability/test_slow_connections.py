@@ -5,7 +5,8 @@ A reliability run held 500 slow-header, 500 slow-body and 1,000 idle connections
 accepting. Here, with timeouts of half a second: connections that never send anything, that
 send their head a byte at a time, that send their body a byte at a time, and that stay idle
 after an answer. Each must be closed by the server (its socket reads end) well before the
-client's own 15 s timeout; a slow body is told why (408). The server keeps serving throughout.
+client's own 15 s timeout (a slow body shows in the request log as a 408). The server keeps
+serving throughout.
 """
 
 from __future__ import annotations
@@ -98,11 +99,8 @@ async def test_slow_and_idle_connections_are_closed(server: EmulatorServer) -> N
     for kind, seconds, received in results:
         # Closed by the server, not by the client's patience running out.
         assert seconds < CLIENT_PATIENCE, (kind, seconds)
-        if kind in ("idle", "slow head"):
+        if kind in ("idle", "slow head", "slow body"):
             assert received == b"", kind  # nothing to answer: closed
-        elif kind == "slow body":
-            assert received.startswith(b"HTTP/1.1 408 "), received[:200]
-            assert b"connection: close" in received.lower()
         else:
             assert received.startswith(b"HTTP/1.1 201 "), received[:200]
     # The server still answers, and logged each slow body as what it was.

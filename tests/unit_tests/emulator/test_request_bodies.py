@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -14,7 +13,8 @@ import pytest
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-from langchain_toolrouter.emulator import EmulatorState, create_app
+from langchain_toolrouter.emulator import EmulatorState
+from langchain_toolrouter.emulator.middleware import BODY_TIMED_OUT
 from tests.unit_tests.emulator.calls import API_KEY, V31
 
 Message = dict[str, Any]
@@ -83,25 +83,6 @@ _KEY = (b"x-api-key", API_KEY.encode())
 _CHUNKED = (b"transfer-encoding", b"chunked")
 
 
-async def test_a_body_that_does_not_arrive_in_time_is_408(tmp_path: Path) -> None:
-    app = create_app(api_keys=[API_KEY], data_dir=tmp_path, body_timeout=0.05)
-    receive, _ = _chunks(b'{"user_id": ')  # and nothing more
-    sent = await _call(app, _scope("POST", f"{V31}/session", _KEY, _JSON, _CHUNKED), receive)
-    status, headers = _status_and_headers(sent)
-    assert status == 408
-    assert headers[b"connection"] == b"close"  # the rest of the body is not waited for
-    assert b"ToolRouterV2_RequestTimeout" in sent[1]["body"]
-    assert b"body_timeout" in sent[1]["body"]
-    assert app.state.emulator.log.filter("create_session")[0].status == 408
-
-
-def test_body_timeout_must_be_positive_seconds() -> None:
-    with pytest.raises(ValueError, match=r"create_app\(body_timeout=...\) must be > 0"):
-        create_app(body_timeout=0)
-    with pytest.raises(TypeError, match=r"create_app\(body_timeout=...\) must be a number"):
-        create_app(body_timeout="30")
-
-
 async def test_a_client_that_leaves_mid_body_is_a_499_not_a_crash(
     app: Starlette, state: EmulatorState, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -114,6 +95,18 @@ async def test_a_client_that_leaves_mid_body_is_a_499_not_a_crash(
     assert (record.status, record.processed) == (499, False)
     assert state.store.sessions == {}
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info]
+
+
+async def test_a_body_the_server_found_too_slow_is_a_408_in_the_log(
+    app: Starlette, state: EmulatorState
+) -> None:
+    # The server closes such a connection (connections.py) after marking the request's state.
+    receive, _ = _chunks(b'{"user_id": ', then={"type": "http.disconnect"})
+    scope = _scope("POST", f"{V31}/session", _KEY, _JSON, _CHUNKED)
+    scope["state"] = {BODY_TIMED_OUT: 30.0}
+    assert await _call(app, scope, receive) == []
+    record = state.log.filter("create_session")[0]
+    assert (record.status, record.processed) == (408, False)
 
 
 async def test_an_answer_that_leaves_the_body_unread_closes_the_connection(
