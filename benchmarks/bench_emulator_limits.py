@@ -45,25 +45,8 @@ MCP_HEADERS = {
     "content-type": "application/json",
 }
 
-#: Chunked uploads of argv[1] bytes to each URL at once (threads); one line per outcome.
-UPLOADER = """
-import sys, threading, http.client
-from urllib.parse import urlsplit
-size = int(sys.argv[1])
-def upload(url):
-    parts = urlsplit(url)
-    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=120)
-    chunk = b"x" * 65536
-    body = (chunk for _ in range(size // len(chunk)))
-    try:
-        connection.request("PUT", parts.path + "?" + parts.query, body=body, encode_chunked=True)
-        print(connection.getresponse().status, flush=True)
-    except OSError as exc:  # answered, and the connection closed mid-upload
-        print(type(exc).__name__, flush=True)
-threads = [threading.Thread(target=upload, args=(url,)) for url in sys.argv[2:]]
-for thread in threads: thread.start()
-for thread in threads: thread.join()
-"""
+#: Sends the uploads, in a process of its own.
+UPLOAD_FLOOD = Path(__file__).with_name("_upload_flood.py")
 
 
 @contextmanager
@@ -171,7 +154,7 @@ def uploads(source: Path, count: int, size_mb: int) -> dict[str, Any]:
         started = time.monotonic()
         with PeakRss(process.pid) as peak:
             uploader = subprocess.Popen(
-                [sys.executable, "-c", UPLOADER, str(size_mb * 1_000_000), *urls],
+                [sys.executable, str(UPLOAD_FLOOD), str(size_mb * 1_000_000), *urls],
                 stdout=subprocess.PIPE,
                 text=True,
             )

@@ -79,7 +79,8 @@ class IncomingFile:
         """Make the upload the mount file (parent folders are created).
 
         Raises:
-            EmulatorError: 400 when the path cannot be a file (as `MountStore.write`).
+            EmulatorError: 400 when the path cannot be a file (a parent is a file, the path
+                is a folder).
         """
         with _disk_errors(self.relative):
             self.file.close()
@@ -262,25 +263,15 @@ class MountStore:
 
     # -- files ---------------------------------------------------------------------------------
 
-    def write(self, session_id: str, mount_id: str, relative: str, data: bytes) -> None:
-        """Create or replace one file (parent directories are created).
-
-        Raises:
-            EmulatorError: 400 when the path cannot be a file (a parent is a file, the path is
-                a folder, a name is too long); the host path is never named.
-        """
-        with _disk_errors(relative):
-            target = self.file_path(session_id, mount_id, relative)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-
     @contextmanager
     def incoming(self, session_id: str, mount_id: str, relative: str) -> Iterator[IncomingFile]:
         """An upload of one file, streamed to disk: write its chunks, then `commit()`; left
         without a commit (the upload was refused, or its client left), nothing changes.
 
         Raises:
-            EmulatorError: as `write`.
+            EmulatorError: 400 when the path cannot be a file (a parent is a file, the path is
+                a folder, a name is too long), here or on `commit()`; the host path is never
+                named.
         """
         with _disk_errors(relative):
             target = self.file_path(session_id, mount_id, relative)
@@ -297,7 +288,7 @@ class MountStore:
                 upload.staged.unlink(missing_ok=True)
 
     def read(self, session_id: str, mount_id: str, relative: str) -> bytes | None:
-        """The bytes of one file, or None when it does not exist (errors as for `write`)."""
+        """The bytes of one file, or None when it does not exist (errors as for `incoming`)."""
         with _disk_errors(relative):
             target = self.file_path(session_id, mount_id, relative)
             return target.read_bytes() if target.is_file() else None

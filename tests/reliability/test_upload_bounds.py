@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tracemalloc
 from collections.abc import Iterator
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
@@ -28,25 +29,8 @@ UPLOAD = 40 * 1024 * 1024
 UPLOADS = 3
 V3 = "/api/v3/tool_router"
 
-#: Chunked uploads of `UPLOAD` bytes to each URL at once; one line per outcome.
-_UPLOADER = """
-import sys, threading, http.client
-from urllib.parse import urlsplit
-size = int(sys.argv[1])
-def upload(url):
-    parts = urlsplit(url)
-    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
-    chunk = b"x" * 65536
-    body = (chunk for _ in range(size // len(chunk)))
-    try:
-        connection.request("PUT", parts.path + "?" + parts.query, body=body, encode_chunked=True)
-        print(connection.getresponse().status, flush=True)
-    except OSError as exc:  # answered, and the connection closed mid-upload
-        print(type(exc).__name__, flush=True)
-threads = [threading.Thread(target=upload, args=(url,)) for url in sys.argv[2:]]
-for thread in threads: thread.start()
-for thread in threads: thread.join()
-"""
+#: Sends the uploads, in a process of its own (the benchmark's full-size run uses it too).
+UPLOAD_FLOOD = Path(__file__).resolve().parents[2] / "benchmarks" / "_upload_flood.py"
 
 
 @pytest.fixture
@@ -73,7 +57,7 @@ def test_uploads_over_the_limit_are_refused_in_bounded_memory(server: EmulatorSe
         tracemalloc.start()
         try:
             uploader = subprocess.Popen(
-                [sys.executable, "-c", _UPLOADER, str(UPLOAD), *urls],
+                [sys.executable, str(UPLOAD_FLOOD), str(UPLOAD), *urls],
                 stdout=subprocess.PIPE,
                 text=True,
             )
