@@ -1,7 +1,11 @@
 """`python -m langchain_toolrouter.emulator` / `toolrouter-emulator`: serve the emulator.
 
-Exit codes: 0 after Ctrl-C, 1 when the ``emulator`` extra is not installed (one line naming
-what to install), 2 for bad arguments (argparse's usage line and a one-line
+It prints one access line per request (method, path, status, milliseconds; never a key, a query
+string or a body) unless ``--quiet``. Ctrl-C and SIGTERM (what ``kill``, docker and systemd send)
+stop it the same way: requests in progress finish, the temporary mount folder is removed.
+
+Exit codes: 0 after Ctrl-C or SIGTERM, 1 when the ``emulator`` extra is not installed (one line
+naming what to install), 2 for bad arguments (argparse's usage line and a one-line
 `error: ...` naming the option and the fix, before anything is printed to stdout; a port that
 cannot be listened on counts too, as its fix is another `--port` or `--host`).
 """
@@ -10,12 +14,22 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
+import math
+import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from types import FrameType
 
 from langchain_toolrouter.emulator import require_extra
-from langchain_toolrouter.emulator.defaults import DEFAULT_LOG_SIZE, DEFAULT_MAX_BODY_BYTES
+from langchain_toolrouter.emulator.defaults import (
+    DEFAULT_BODY_TIMEOUT,
+    DEFAULT_HEADER_TIMEOUT,
+    DEFAULT_KEEP_ALIVE_TIMEOUT,
+    DEFAULT_LOG_SIZE,
+    DEFAULT_MAX_BODY_BYTES,
+)
 
 
 def _port(text: str) -> int:
@@ -40,6 +54,21 @@ def _positive(what: str) -> Callable[[str], int]:
         if value < 1:
             raise argparse.ArgumentTypeError(
                 f"{text!r} is not a valid {what}; give a whole number >= 1"
+            )
+        return value
+
+    return check
+
+
+def _seconds(option: str) -> Callable[[str], float]:
+    def check(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and value > 0):
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not a number of seconds; give one > 0, e.g. {option} 10"
             )
         return value
 
@@ -100,7 +129,63 @@ def _parser() -> argparse.ArgumentParser:
         default=DEFAULT_LOG_SIZE,
         help=f"requests the request log keeps (default {DEFAULT_LOG_SIZE})",
     )
+    parser.add_argument(
+        "--header-timeout",
+        type=_seconds("--header-timeout"),
+        default=DEFAULT_HEADER_TIMEOUT,
+        help="seconds a connection may take to send a request's head before it is closed "
+        f"(default {DEFAULT_HEADER_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--body-timeout",
+        type=_seconds("--body-timeout"),
+        default=DEFAULT_BODY_TIMEOUT,
+        help="seconds a request body may take to arrive before its connection is closed "
+        f"(default {DEFAULT_BODY_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--keep-alive-timeout",
+        type=_seconds("--keep-alive-timeout"),
+        default=DEFAULT_KEEP_ALIVE_TIMEOUT,
+        help="seconds an idle connection is kept open between requests "
+        f"(default {DEFAULT_KEEP_ALIVE_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="print no access line per request",
+    )
     return parser
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """Within the block, SIGTERM stops the server as Ctrl-C does.
+
+    uvicorn catches both signals to shut down gracefully, then raises the one it got again once
+    done; left to its default action, a SIGTERM then killed the process (exit 143) before the
+    temporary mount folder was removed.
+    """
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _print_access_lines() -> None:
+    """Show the app's access lines on stdout, one per request, with the time of day."""
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", datefmt="%H:%M:%S"))
+    logger = logging.getLogger("langchain_toolrouter.emulator.access")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -115,6 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import uvicorn
 
     from langchain_toolrouter.emulator.app import DEFAULT_API_KEY, create_app
+    from langchain_toolrouter.emulator.connections import server_config
     from langchain_toolrouter.emulator.server import _bind
 
     api_key = args.api_key or DEFAULT_API_KEY
@@ -131,6 +217,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             seed=args.seed,
             max_body_bytes=args.max_body_bytes,
             log_size=args.log_size,
+            access_log=not args.quiet,
         )
     except OSError as exc:  # e.g. the directory cannot be created
         parser.error(f"--data-dir {args.data_dir}: {exc}; give a directory you can write to")
@@ -150,10 +237,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  export COMPOSIO_API_KEY={api_key}")
         print(f"  mount files in {app.state.emulator.mounts.root}")
         print("Press Ctrl+C to stop.", flush=True)
-        config = uvicorn.Config(
-            app, host=args.host, port=port, log_level="warning", http="h11", lifespan="on"
+        if not args.quiet:
+            _print_access_lines()
+        config = server_config(
+            app,
+            host=args.host,
+            port=port,
+            header_timeout=args.header_timeout,
+            body_timeout=args.body_timeout,
+            keep_alive_timeout=args.keep_alive_timeout,
         )
-        with contextlib.suppress(KeyboardInterrupt):
+        with _sigterm_as_interrupt():
             uvicorn.Server(config).run(sockets=[sock])
     return 0
 

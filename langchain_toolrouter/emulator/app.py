@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route
+from starlette.routing import BaseRoute, Match, Route
 from starlette.types import ASGIApp
 
 from langchain_toolrouter._arguments import check_integer, check_number, describe
@@ -75,6 +75,7 @@ HANDLERS: Mapping[str, Endpoint | ASGIApp] = {
     "presigned_upload": handlers.presigned_upload,
     "presigned_download": handlers.presigned_download,
     "mcp": McpEndpoint(),
+    "openapi": handlers.openapi,
 }
 if HANDLERS.keys() != ROUTE_NAMES:  # pragma: no cover - a route added without its handler
     raise RuntimeError(f"routes without a handler: {sorted(ROUTE_NAMES - HANDLERS.keys())}")
@@ -110,13 +111,14 @@ async def _on_emulator_error(request: Request, exc: Exception) -> Response:
 async def _on_http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     if exc.status_code == 405:
+        allowed = _allowed_methods(request)
         error = EmulatorError(
             405,
             "ToolRouterV2_MethodNotAllowed",
             4050,
-            f"{request.method} is not allowed on {request.url.path}.",
+            f"{request.method} is not allowed on {request.url.path}; it takes {allowed}.",
             suggested_fix="Check the HTTP method of this operation in the API reference.",
-            headers=dict(exc.headers or {}),
+            headers={"allow": allowed},
         )
     else:
         error = EmulatorError(
@@ -129,6 +131,16 @@ async def _on_http_error(request: Request, exc: Exception) -> Response:
             suggested_fix="Use a path under /api/v3/tool_router or /api/v3.1/tool_router.",
         )
     return _error_response(request, error)
+
+
+def _allowed_methods(request: Request) -> str:
+    """Every method served at the request's path (Starlette names only the first route's)."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        match, _ = route.matches(request.scope)
+        if match is not Match.NONE:
+            methods.update(getattr(route, "methods", None) or ())
+    return ", ".join(sorted(methods))
 
 
 async def _on_crash(request: Request, exc: Exception) -> Response:
@@ -256,6 +268,7 @@ def create_app(
     signing_secret: bytes | str | None = None,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     log_size: int = DEFAULT_LOG_SIZE,
+    access_log: bool = False,
 ) -> Starlette:
     """Build the emulator app.
 
@@ -272,8 +285,11 @@ def create_app(
         signing_secret: HMAC key of presigned URLs: bytes, or a str (UTF-8 encoded); random
             per app if None.
         max_body_bytes: the largest request body accepted (4 MiB by default); a larger one is
-            answered 413 before it is read. Presigned file uploads have their own limit.
+            answered 413 before it is read. Presigned file uploads have their own limit
+            (100 MB), checked as they stream in.
         log_size: how many requests the request log keeps (the oldest are dropped first).
+        access_log: log one line per request (method, path, status, milliseconds) on the
+            `langchain_toolrouter.emulator.access` logger at INFO (the CLI prints them).
 
     Raises:
         TypeError, ValueError: an option of the wrong type or out of range; the message names
@@ -302,6 +318,10 @@ def create_app(
         hint="give bytes, e.g. max_body_bytes=4 * 1024 * 1024",
     )
     check_integer("create_app(log_size=...)", log_size, minimum=1, hint="e.g. log_size=10_000")
+    if not isinstance(access_log, bool):
+        raise TypeError(
+            f"create_app(access_log=...) takes True or False, got {describe(access_log)}"
+        )
     root = _data_root(data_dir)
     if catalog is not None and not isinstance(catalog, Catalog):
         raise TypeError(
@@ -331,7 +351,9 @@ def create_app(
     app = Starlette(
         routes=routes,
         middleware=[
-            Middleware(FaultMiddleware, faults=faults, log=log, routes=routes),
+            Middleware(
+                FaultMiddleware, faults=faults, log=log, routes=routes, access_log=access_log
+            ),
             Middleware(BodyLimitMiddleware, max_bytes=max_body_bytes),
         ],
         lifespan=lifespan,

@@ -6,9 +6,6 @@
 
 from __future__ import annotations
 
-import json
-import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -24,6 +21,7 @@ from langchain_toolrouter.emulator.listing import SessionTools, ToolListings
 from langchain_toolrouter.emulator.mounts import MountStore
 from langchain_toolrouter.emulator.search import ToolSearch
 from langchain_toolrouter.emulator.store import SessionRecord, Store
+from langchain_toolrouter.emulator.strict_json import read_json
 
 __all__ = [
     "EmulatorState",
@@ -36,10 +34,6 @@ __all__ = [
 ]
 
 M = TypeVar("M", bound=BaseModel)
-
-#: Deepest array/object nesting a JSON body may have: far beyond any real request, well below
-#: what parsing, validation and the response's serialization can handle.
-MAX_BODY_DEPTH = 128
 
 
 @dataclass
@@ -119,116 +113,13 @@ def session_for(request: Request) -> tuple[str, SessionRecord]:
     return project, record
 
 
-async def _json(request: Request) -> Any:
-    raw = await request.body()
-    if not raw.strip():
-        return {}
-    try:
-        # Strict UTF-8 (RFC 8259): json.loads on bytes would let encoded surrogates through.
-        text = raw.decode("utf-8")
-        data = json.loads(text, parse_constant=_not_json, parse_float=_finite)
-    except RecursionError as exc:
-        raise _too_deep() from exc
-    except (json.JSONDecodeError, UnicodeDecodeError, ValueError) as exc:
-        raise bad_request(
-            f"The request body is not valid JSON: {exc}",
-            suggested_fix="Send a JSON object in UTF-8 with Content-Type: application/json.",
-            errors=["(body): invalid JSON"],
-        ) from exc
-    # Nesting is at most the number of brackets: most bodies need no walk at all.
-    if text.count("[") + text.count("{") > MAX_BODY_DEPTH and _depth_exceeds(text, MAX_BODY_DEPTH):
-        raise _too_deep()
-    if _SURROGATE_ESCAPE.search(text):
-        _refuse_lone_surrogates(data)
-    return data
+def validate(model: type[M], data: Any, *, what: str, strict: bool = False) -> M:
+    """Validate `data` with a wire model; 400 with one `field.path: message` line per problem.
 
-
-#: A `\uD800`-`\uDFFF` escape: a lone one would be stored as text that cannot be encoded
-#: again (every later answer holding it would fail), so such bodies are checked string by string.
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-
-
-def _refuse_lone_surrogates(data: Any) -> None:
-    """400 naming the first string (key or value) with a lone UTF-16 surrogate."""
-    stack: list[tuple[Any, str]] = [(data, "")]
-    while stack:
-        item, where = stack.pop()
-        if isinstance(item, dict):
-            for key, value in item.items():
-                path = f"{where}.{key}" if where else str(key)
-                if not _encodable(key):
-                    raise _lone_surrogate(path)
-                stack.append((value, path))
-        elif isinstance(item, list):
-            stack.extend(
-                (value, f"{where}.{i}" if where else str(i)) for i, value in enumerate(item)
-            )
-        elif isinstance(item, str) and not _encodable(item):
-            raise _lone_surrogate(where or "(body)")
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _lone_surrogate(where: str) -> EmulatorError:
-    printable = where.encode("utf-8", "backslashreplace").decode("ascii")
-    return bad_request(
-        f"The request body has a lone UTF-16 surrogate (a \\uD800-\\uDFFF escape without its "
-        f"pair) at {printable}; it is not text.",
-        suggested_fix="Escape characters outside the BMP as a surrogate pair (e.g. "
-        "\\ud83d\\ude00), or send them as UTF-8.",
-        errors=[f"{printable}: lone surrogate"],
-    )
-
-
-def _not_json(constant: str) -> float:
-    """Python's reader takes NaN and Infinity; JSON (RFC 8259) has neither."""
-    raise ValueError(f"{constant} is not a JSON number")
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):  # 1e400
-        raise ValueError(f"{text} is out of the range of a JSON number")
-    return value
-
-
-def _too_deep() -> EmulatorError:
-    return bad_request(
-        f"The request body is not valid JSON: it is nested more than {MAX_BODY_DEPTH} levels deep.",
-        suggested_fix="Send a JSON object with fewer levels of nesting.",
-        errors=["(body): invalid JSON, nested too deeply"],
-    )
-
-
-_INNERMOST = re.compile(r"\{\}|\[\]")
-_QUOTES_AND_BRACKETS = {code: None for code in range(128) if chr(code) not in '"[]{}'}
-
-
-def _depth_exceeds(text: str, limit: int) -> bool:
-    """Whether the arrays/objects of a valid JSON text nest deeper than `limit`.
-
-    Read off the text with string methods, not by walking the parsed value (millions of small
-    objects took seconds): escaped backslashes and quotes out, quotes and brackets alone kept,
-    the strings (every other piece between quotes) dropped; then one level of innermost pairs
-    is removed per pass, and the text nests as deep as the passes it takes to empty.
+    `strict` takes a JSON body's values as they are (`0` is not a boolean, `"1"` not a number),
+    as the service does; without it (a query string, whose values are all text) the model's own
+    config decides.
     """
-    plain = text.replace("\\\\", "").replace('\\"', "").translate(_QUOTES_AND_BRACKETS)
-    brackets = "".join(plain.split('"')[::2])
-    for _ in range(limit):
-        if not brackets:
-            return False
-        brackets = _INNERMOST.sub("", brackets)
-    return bool(brackets)
-
-
-def validate(model: type[M], data: Any, *, what: str) -> M:
-    """Validate `data` with a wire model; 400 with one `field.path: message` line per problem."""
     if not isinstance(data, Mapping):
         raise bad_request(
             f"The {what} must be a JSON object, got {type(data).__name__}.",
@@ -236,7 +127,7 @@ def validate(model: type[M], data: Any, *, what: str) -> M:
             errors=[f"(body): expected an object, got {type(data).__name__}"],
         )
     try:
-        return model.model_validate(dict(data))
+        return model.model_validate(dict(data), strict=strict or None)
     except ValidationError as exc:
         problems = format_validation_error(exc)
         raise bad_request(
@@ -249,7 +140,7 @@ def validate(model: type[M], data: Any, *, what: str) -> M:
 
 async def parse_body(request: Request, model: type[M]) -> M:
     """The JSON body parsed with a wire request model."""
-    return validate(model, await _json(request), what="request body")
+    return validate(model, read_json(await request.body()), what="request body", strict=True)
 
 
 def parse_query(request: Request, model: type[M], *, lists: tuple[str, ...] = ()) -> M:

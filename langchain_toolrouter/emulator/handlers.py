@@ -38,6 +38,7 @@ from langchain_toolrouter.emulator.execution import (
 )
 from langchain_toolrouter.emulator.listing import encode
 from langchain_toolrouter.emulator.meta import run_meta_tool, run_search
+from langchain_toolrouter.emulator.openapi import openapi_json
 from langchain_toolrouter.emulator.pagination import paginate
 from langchain_toolrouter.emulator.policy import meta_tools, toolkit_allowed
 from langchain_toolrouter.emulator.presenters import (
@@ -54,6 +55,7 @@ from langchain_toolrouter.wire.models import (
     LinkExperimental,
     LinkRequest,
     LinkResponse,
+    ListConfigHistoryQuery,
     ListMountItemsQuery,
     ListToolkitsQuery,
     ListToolsQuery,
@@ -88,6 +90,7 @@ __all__ = [
     "list_mount_items",
     "list_toolkits",
     "list_tools",
+    "openapi",
     "presigned_download",
     "presigned_upload",
     "proxy_execute",
@@ -288,7 +291,7 @@ async def attach(request: Request) -> Response:
 async def list_config_history(request: Request) -> Response:
     """GET .../config_history: config versions, newest first, paginated (limit <= 100)."""
     _, record = session_for(request)
-    query = parse_query(request, ListToolsQuery)
+    query = parse_query(request, ListConfigHistoryQuery)
     with state_of(request).store.lock:  # exactly one entry is current, even mid-PATCH
         current, history = record.config_version, list(record.history)
     entries = [
@@ -772,26 +775,40 @@ def _presigned_target(request: Request, method: str) -> tuple[str, str, str]:
 
 
 async def presigned_upload(request: Request) -> Response:
-    """PUT /_emulator/files/...: store the raw body (signature, not the key, authorizes)."""
+    """PUT /_emulator/files/...: store the raw body (signature, not the key, authorizes).
+
+    The body streams to a temporary file, counted as it comes: an upload over the limit is
+    refused (413) the moment it passes it, holding no more than one chunk in memory.
+    """
     session_id, mount_id, path = _presigned_target(request, "PUT")
     mounts = state_of(request).mounts
+    limit = mounts.max_upload_bytes
     declared = request.headers.get("content-length", "")
-    too_big = declared.isascii() and declared.isdigit() and int(declared) > mounts.max_upload_bytes
-    data = b"" if too_big else await request.body()
-    if too_big or len(data) > mounts.max_upload_bytes:
-        raise EmulatorError(
-            413,
-            "ToolRouterV2_FileTooLarge",
-            4314,
-            f"The upload exceeds the {mounts.max_upload_bytes} byte limit of a mount file.",
-            suggested_fix="Upload a smaller file, or split it into several files.",
-        )
-    store = state_of(request).store
-    with store.lock:  # not after a DELETE has dropped the session's files
-        if session_id not in store.sessions:
-            raise session_not_found(session_id)
-        mounts.write(session_id, mount_id, path, data)
+    if declared.isascii() and declared.isdigit() and int(declared) > limit:
+        raise _upload_too_large(limit)
+    with mounts.incoming(session_id, mount_id, path) as upload:
+        size = 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise _upload_too_large(limit)
+            upload.write(chunk)
+        store = state_of(request).store
+        with store.lock:  # not after a DELETE has dropped the session's files
+            if session_id not in store.sessions:
+                raise session_not_found(session_id)
+            upload.commit()
     return Response(status_code=200)
+
+
+def _upload_too_large(limit: int) -> EmulatorError:
+    return EmulatorError(
+        413,
+        "ToolRouterV2_FileTooLarge",
+        4314,
+        f"The upload exceeds the {limit} byte limit of a mount file.",
+        suggested_fix="Upload a smaller file, or split it into several files.",
+    )
 
 
 async def presigned_download(request: Request) -> Response:
@@ -807,3 +824,9 @@ async def presigned_download(request: Request) -> Response:
             suggested_fix="Upload the file again, then ask for a new download URL.",
         )
     return Response(data, media_type="application/octet-stream")
+
+
+async def openapi(request: Request) -> Response:
+    """GET /openapi.json: the OpenAPI document of the API operations (no key needed)."""
+    del request
+    return Response(openapi_json(), media_type="application/json")

@@ -1,9 +1,13 @@
-"""The request-body limit: a body over it is refused (413) before anything reads or parses it.
+"""The bounds of a request body: its size, and the connection it leaves behind when an answer
+comes before it was read. (The time it may take to arrive is the server's: `connections`.)
 
-A declared `Content-Length` over the limit is answered at once, without reading the body (the
-connection is closed after the answer); a body sent without one is counted as it arrives and
-refused as soon as it passes the limit. Presigned file uploads are not API bodies: they have
-their own, larger limit (a mount file's size), checked by their handler.
+- **Size**: a declared `Content-Length` over the limit is answered 413 at once, without reading
+  the body; a body sent without one is counted as it arrives and refused as soon as it passes
+  the limit. Presigned file uploads are not API bodies: they have their own, larger limit (a
+  mount file's size), checked by their handler as the bytes stream in.
+- **An unread body**: an answer sent before the body was read (a 413, a 401, a refused
+  presigned upload) says `connection: close`, so the server closes the connection after it
+  instead of leaving it open with the rest of the body waiting.
 """
 
 from __future__ import annotations
@@ -18,10 +22,8 @@ from langchain_toolrouter.emulator.middleware import request_id_of
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "BodyLimitMiddleware", "body_too_large"]
 
-#: The default limit of a request body: far above any real API request, far below a body whose
-#: parsing would hold up every other client.
-
 _UNLIMITED_PREFIXES = ("/_emulator/files/",)
+_CLOSE = (b"connection", b"close")
 
 
 def body_too_large(limit: int) -> EmulatorError:
@@ -36,42 +38,63 @@ def body_too_large(limit: int) -> EmulatorError:
     )
 
 
-def _declared_length(scope: Scope) -> int | None:
+def _body_headers(scope: Scope) -> tuple[bool, int | None]:
+    """Whether the request announces a body, and its declared length (None if unknown)."""
+    announced, declared = False, None
     for name, value in scope.get("headers", []):
         if name == b"content-length":
             text = bytes(value).strip()
-            return int(text) if text.isdigit() else None
-    return None
+            declared = int(text) if text.isdigit() else None
+            announced = announced or declared != 0
+        elif name == b"transfer-encoding":
+            announced = True
+    return announced, declared
 
 
 class BodyLimitMiddleware:
-    """Refuse request bodies over `max_bytes` (413 with the service's error body)."""
+    """Bound request bodies to `max_bytes` (413), and say `connection: close` on an answer that
+    leaves one unread."""
 
     def __init__(self, app: ASGIApp, *, max_bytes: int) -> None:
         self.app = app
         self.max_bytes = max_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"].startswith(_UNLIMITED_PREFIXES):
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = _declared_length(scope)
-        if declared is not None and declared > self.max_bytes:
+        announced, declared = _body_headers(scope)
+        if not announced:  # nothing to bound (most GETs)
+            await self.app(scope, receive, send)
+            return
+        limit = None if scope["path"].startswith(_UNLIMITED_PREFIXES) else self.max_bytes
+        if limit is not None and declared is not None and declared > limit:
             await self._refuse(scope, send)
             return
         received = 0
+        whole = False
 
-        async def counted() -> Message:
-            nonlocal received
+        async def bounded() -> Message:
+            nonlocal received, whole
             message = await receive()
+            if whole:  # later reads wait for a disconnect
+                return message
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_bytes:
+                if limit is not None and received > limit:
                     # Raised in the handler's read: the app's error handler answers it.
-                    raise body_too_large(self.max_bytes)
+                    raise body_too_large(limit)
+                whole = not message.get("more_body", False)
+            else:  # http.disconnect
+                whole = True
             return message
 
-        await self.app(scope, counted, send)
+        async def closing(message: Message) -> None:
+            if message["type"] == "http.response.start" and not whole:
+                message = {**message, "headers": [*message.get("headers", []), _CLOSE]}
+            await send(message)
+
+        await self.app(scope, bounded, closing)
 
     async def _refuse(self, scope: Scope, send: Send) -> None:
         request_id = request_id_of(scope)
@@ -81,7 +104,7 @@ class BodyLimitMiddleware:
             (b"content-length", str(len(body)).encode()),
             (b"x-request-id", request_id.encode("latin-1")),
             # The unread body stays on the connection: the server closes it after this answer.
-            (b"connection", b"close"),
+            _CLOSE,
         ]
         await send({"type": "http.response.start", "status": 413, "headers": headers})
         await send({"type": "http.response.body", "body": body})

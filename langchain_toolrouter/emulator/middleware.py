@@ -1,7 +1,12 @@
 """ASGI middleware that names each request's operation, applies fault rules and logs it.
 
 It sits outside Starlette's routing, so it finds the operation by matching the app's routes
-itself. A dropped connection is made the way a proxy or a crash makes one: the response head
+itself. Each request goes into the `RequestLog` and, when the app was made with
+`access_log=True`, gives one line (method, path, status, milliseconds; never a query string,
+a header or a body) on the `langchain_toolrouter.emulator.access` logger at INFO. A client that
+leaves before its request body has arrived is recorded with status 499 (nginx's "client closed
+request"), or 408 when the server closed it for sending its body too slowly, as not processed,
+and nothing else is said: no answer, no traceback. A dropped connection is made the way a proxy or a crash makes one: the response head
 announces more bytes than are sent, then the app raises `ConnectionDropped`, and the server
 closes the socket; the client sees an incomplete message. With `drop="after"` the handler runs
 first (its side effects happen) and only the response is lost.
@@ -10,18 +15,34 @@ first (its side effects happen) and only the response is lost.
 from __future__ import annotations
 
 import json
+import logging
 import sys
+import time
 import uuid
 from collections.abc import Sequence
 
 import anyio
+from starlette.requests import ClientDisconnect
 from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from langchain_toolrouter.emulator.errors import EmulatorError, error_body
 from langchain_toolrouter.emulator.faults import FaultDecision, Faults, RequestLog, RequestRecord
 
-__all__ = ["ConnectionDropped", "FaultMiddleware", "request_id_of"]
+__all__ = [
+    "BODY_TIMED_OUT",
+    "CLIENT_CLOSED_REQUEST",
+    "ConnectionDropped",
+    "FaultMiddleware",
+    "request_id_of",
+]
+
+#: The request log's status of a request whose client left before sending all of it.
+CLIENT_CLOSED_REQUEST = 499
+#: Set in a request's scope state by the server that closed it for a body too slow to arrive.
+BODY_TIMED_OUT = "toolrouter_body_timed_out"
+
+ACCESS_LOGGER = logging.getLogger("langchain_toolrouter.emulator.access")
 
 
 class ConnectionDropped(Exception):  # noqa: N818 - it names an event, not an error in the app
@@ -51,12 +72,19 @@ class FaultMiddleware:
     """Apply `Faults` per operation and record every request in a `RequestLog`."""
 
     def __init__(
-        self, app: ASGIApp, *, faults: Faults, log: RequestLog, routes: Sequence[BaseRoute]
+        self,
+        app: ASGIApp,
+        *,
+        faults: Faults,
+        log: RequestLog,
+        routes: Sequence[BaseRoute],
+        access_log: bool = False,
     ) -> None:
         self.app = app
         self.faults = faults
         self.log = log
         self.routes = routes
+        self.access_log = access_log
 
     def _operation(self, scope: Scope) -> str:
         for route in self.routes:
@@ -70,12 +98,14 @@ class FaultMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        started = time.perf_counter()
         operation = self._operation(scope)
         request_id = request_id_of(scope)
         decision = self.faults.decide(operation)
         status_seen: list[int] = []
 
         def record(processed: bool, fault: str | None) -> None:
+            status = status_seen[0] if status_seen else None
             self.log.append(
                 RequestRecord(
                     operation=operation,
@@ -83,11 +113,13 @@ class FaultMiddleware:
                     path=scope["path"],
                     request_id=request_id,
                     processed=processed,
-                    status=status_seen[0] if status_seen else None,
+                    status=status,
                     had_api_key=_header(scope, b"x-api-key") or _header(scope, b"x-user-api-key"),
                     fault=fault,
                 )
             )
+            if self.access_log:
+                _access_line(scope, operation, status, time.perf_counter() - started)
 
         if decision.latency:
             # A slow service has the whole request before it is slow: read the body first, so a
@@ -127,6 +159,14 @@ class FaultMiddleware:
 
         try:
             await self.app(scope, receive, capture)
+        except ClientDisconnect:
+            # The client left while its body was read: nobody waits for an answer.
+            if not recorded:  # nothing ran
+                recorded = True
+                timed_out = BODY_TIMED_OUT in scope.get("state", {})
+                status_seen[:] = [408 if timed_out else CLIENT_CLOSED_REQUEST]
+                record(False, None)
+            return
         finally:
             if not recorded:
                 if not status_seen and sys.exc_info()[0] is not None:
@@ -173,6 +213,17 @@ class FaultMiddleware:
         await send(
             {"type": "http.response.body", "body": body[: len(body) // 2], "more_body": True}
         )
+
+
+def _access_line(scope: Scope, operation: str, status: int | None, seconds: float) -> None:
+    """One access-log line; the path alone (a presigned URL's signature is in its query), and a
+    connect link's token left out (whoever holds the link connects the account)."""
+    path: str = scope["path"]
+    if operation == "connect_account":
+        path = path.rsplit("/", 1)[0] + "/..."
+    if not path.isprintable():  # a percent-encoded newline must not start a line of its own
+        path = path.encode("unicode_escape").decode("ascii")
+    ACCESS_LOGGER.info("%s %s %s %.1f ms", scope["method"], path, status or "-", seconds * 1000)
 
 
 async def _buffered(receive: Receive) -> Receive:

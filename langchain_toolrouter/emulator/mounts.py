@@ -14,17 +14,19 @@ import errno
 import hashlib
 import hmac
 import os
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
+from typing import BinaryIO
 from urllib.parse import quote, unquote
 
 from langchain_toolrouter.emulator.errors import EmulatorError, bad_request
 
-__all__ = ["SANDBOX_PREFIX", "MountFile", "MountStore", "PresignedUrl"]
+__all__ = ["SANDBOX_PREFIX", "IncomingFile", "MountFile", "MountStore", "PresignedUrl"]
 
 #: Where the mount appears inside the (remote) sandbox; echoed as `sandbox_mount_prefix`.
 SANDBOX_PREFIX = "/mnt"
@@ -55,6 +57,36 @@ class PresignedUrl:
 
     path_and_query: str
     expires_at: str
+
+
+@dataclass
+class IncomingFile:
+    """A file being uploaded: written to a temporary file beside the mounts, which replaces the
+    mount file only on `commit()` (a refused or broken upload leaves the old file as it was)."""
+
+    file: BinaryIO
+    staged: Path
+    target: Path
+    relative: str
+    committed: bool = False
+
+    def write(self, chunk: bytes) -> None:
+        """Append a chunk of the upload."""
+        with _disk_errors(self.relative):
+            self.file.write(chunk)
+
+    def commit(self) -> None:
+        """Make the upload the mount file (parent folders are created).
+
+        Raises:
+            EmulatorError: 400 when the path cannot be a file (a parent is a file, the path
+                is a folder).
+        """
+        with _disk_errors(self.relative):
+            self.file.close()
+            self.target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(self.staged, self.target)
+        self.committed = True
 
 
 def _iso(ts: float) -> str:
@@ -231,20 +263,32 @@ class MountStore:
 
     # -- files ---------------------------------------------------------------------------------
 
-    def write(self, session_id: str, mount_id: str, relative: str, data: bytes) -> None:
-        """Create or replace one file (parent directories are created).
+    @contextmanager
+    def incoming(self, session_id: str, mount_id: str, relative: str) -> Iterator[IncomingFile]:
+        """An upload of one file, streamed to disk: write its chunks, then `commit()`; left
+        without a commit (the upload was refused, or its client left), nothing changes.
 
         Raises:
             EmulatorError: 400 when the path cannot be a file (a parent is a file, the path is
-                a folder, a name is too long); the host path is never named.
+                a folder, a name is too long), here or on `commit()`; the host path is never
+                named.
         """
         with _disk_errors(relative):
             target = self.file_path(session_id, mount_id, relative)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
+            # Beside the sessions' folders, under a name no session id has: never listed.
+            staging = self.root / ".incoming"
+            staging.mkdir(exist_ok=True)
+            fd, name = tempfile.mkstemp(dir=staging)
+        upload = IncomingFile(os.fdopen(fd, "wb"), Path(name), target, relative)
+        try:
+            yield upload
+        finally:
+            if not upload.committed:
+                upload.file.close()
+                upload.staged.unlink(missing_ok=True)
 
     def read(self, session_id: str, mount_id: str, relative: str) -> bytes | None:
-        """The bytes of one file, or None when it does not exist (errors as for `write`)."""
+        """The bytes of one file, or None when it does not exist (errors as for `incoming`)."""
         with _disk_errors(relative):
             target = self.file_path(session_id, mount_id, relative)
             return target.read_bytes() if target.is_file() else None

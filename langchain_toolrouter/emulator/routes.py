@@ -47,6 +47,7 @@ OWN_ROUTES: tuple[OwnRoute, ...] = (
     # Stateless MCP offers no standalone stream (GET) and no sessions to end (DELETE): both 405,
     # as the streamable HTTP transport allows.
     OwnRoute("mcp", ("POST",), "/tool_router/{session_id}/mcp"),
+    OwnRoute("openapi", ("GET",), "/openapi.json"),
 )
 
 #: Every route name: the client's operations, then the emulator's own routes.

@@ -27,7 +27,13 @@ from langchain_toolrouter._arguments import (
     unknown_arguments,
 )
 from langchain_toolrouter.emulator.app import DEFAULT_API_KEY, create_app
+from langchain_toolrouter.emulator.connections import server_config
 from langchain_toolrouter.emulator.context import EmulatorState
+from langchain_toolrouter.emulator.defaults import (
+    DEFAULT_BODY_TIMEOUT,
+    DEFAULT_HEADER_TIMEOUT,
+    DEFAULT_KEEP_ALIVE_TIMEOUT,
+)
 from langchain_toolrouter.emulator.faults import Faults, RequestLog
 from langchain_toolrouter.emulator.middleware import ConnectionDropped
 from langchain_toolrouter.emulator.store import Store
@@ -87,7 +93,16 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-_OWN_OPTIONS = ("api_key", "host", "port", "app", "startup_timeout")
+_OWN_OPTIONS = (
+    "api_key",
+    "host",
+    "port",
+    "app",
+    "startup_timeout",
+    "header_timeout",
+    "body_timeout",
+    "keep_alive_timeout",
+)
 
 
 class EmulatorServer:
@@ -103,7 +118,13 @@ class EmulatorServer:
         host, port: where to listen; port 0 (the default) picks a free port, else 1-65535.
         app: serve this app (made by `create_app`) instead of building one from `app_options`.
         startup_timeout: seconds (> 0) to wait for the socket to accept connections.
-        app_options: passed to `create_app` (faults, seed, data_dir, store, ...).
+        header_timeout: seconds (> 0) a connection may take to send a request's head (from
+            its opening, or from the first byte after a pause between requests); then it is
+            closed.
+        body_timeout: seconds (> 0) a request body may take to arrive after its head; then
+            the connection is closed (the request log says 408).
+        keep_alive_timeout: seconds (> 0) an idle connection is kept open between requests.
+        app_options: passed to `create_app` (faults, seed, data_dir, store, access_log, ...).
 
     Raises:
         TypeError, ValueError: an option of the wrong type or out of range (checked here, with
@@ -119,6 +140,9 @@ class EmulatorServer:
         port: int = 0,
         app: Starlette | None = None,
         startup_timeout: float = 10.0,
+        header_timeout: float = DEFAULT_HEADER_TIMEOUT,
+        body_timeout: float = DEFAULT_BODY_TIMEOUT,
+        keep_alive_timeout: float = DEFAULT_KEEP_ALIVE_TIMEOUT,
         **app_options: Any,
     ) -> None:
         if app is not None and app_options:
@@ -145,6 +169,24 @@ class EmulatorServer:
             startup_timeout,
             positive=True,
             hint="give seconds, e.g. startup_timeout=10",
+        )
+        header_seconds = check_number(
+            "EmulatorServer(header_timeout=...)",
+            header_timeout,
+            positive=True,
+            hint="give seconds, e.g. header_timeout=10",
+        )
+        body_seconds = check_number(
+            "EmulatorServer(body_timeout=...)",
+            body_timeout,
+            positive=True,
+            hint="give seconds, e.g. body_timeout=30",
+        )
+        keep_alive_seconds = check_number(
+            "EmulatorServer(keep_alive_timeout=...)",
+            keep_alive_timeout,
+            positive=True,
+            hint="give seconds, e.g. keep_alive_timeout=5",
         )
         if app is None:
             if app_options.get("api_keys") is None:
@@ -182,14 +224,13 @@ class EmulatorServer:
                 ) from exc
             port = int(self._socket.getsockname()[1])
         self.port = port
-        self._config = uvicorn.Config(
+        self._config = server_config(
             app,
             host=host,
             port=self.port,
-            log_level="warning",
-            http="h11",
-            ws="none",
-            lifespan="on",
+            header_timeout=header_seconds,
+            body_timeout=body_seconds,
+            keep_alive_timeout=keep_alive_seconds,
             timeout_graceful_shutdown=2,
         )
         self._server: _Server | None = None

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gc
 import os
+import re
+import signal
 import subprocess
 import sys
 import threading
@@ -293,6 +295,9 @@ def test_a_stop_from_another_thread_during_start_waits_for_it() -> None:
         ({"api_key": 5}, TypeError, r"api_key=\.\.\.\) must be a string"),
         ({"startup_timeout": -1}, ValueError, r"startup_timeout=\.\.\.\) must be > 0"),
         ({"startup_timeout": "10"}, TypeError, r"startup_timeout=\.\.\.\) must be a number"),
+        ({"header_timeout": 0}, ValueError, r"header_timeout=\.\.\.\) must be > 0"),
+        ({"keep_alive_timeout": None}, TypeError, r"keep_alive_timeout=\.\.\.\) must be a number"),
+        ({"body_timeout": -1}, ValueError, r"body_timeout=\.\.\.\) must be > 0"),
         ({"app": object()}, TypeError, r"app=\.\.\.\) takes an app made by create_app"),
         ({"faults": {"operation": "execute"}}, TypeError, "takes a list of FaultRule"),
         ({"faults": FaultRule("execute", status=503)}, TypeError, "wrap the one rule in a list"),
@@ -360,6 +365,9 @@ def test_cli_refuses_a_bad_port_before_printing_anything() -> None:
         (["--api-key", ""], "argument --api-key: the API key must not be empty"),
         (["--host", " "], "argument --host: the host must not be empty"),
         (["--data-dir", ""], "argument --data-dir: the data directory must not be empty"),
+        (["--header-timeout", "0"], "argument --header-timeout: '0' is not a number of seconds"),
+        (["--body-timeout", "nan"], "argument --body-timeout: 'nan' is not a number of seconds"),
+        (["--keep-alive-timeout", "x"], "argument --keep-alive-timeout: 'x' is not a number"),
         (["--host", "no-such-host.invalid", "--port", "0"], "cannot listen on no-such-host"),
     ],
 )
@@ -394,3 +402,80 @@ def test_cli_refuses_a_data_dir_that_is_a_file_and_a_port_in_use(
     assert out == ""  # nothing claims to serve an address that is not served
     assert f"cannot listen on 127.0.0.1:{busy.port}" in err
     assert "choose another --port (0 = any free port)" in err
+
+
+def _start_cli(*argv: str) -> tuple[subprocess.Popen[str], str, Path]:
+    """The CLI in a process of its own, once it serves: the process, its base URL, its mount
+    folder."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    command = [sys.executable, "-m", "langchain_toolrouter.emulator", "--port", "0", *argv]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    assert process.stdout is not None
+    header = [process.stdout.readline() for _ in range(5)]
+    base_url = header[0].split(" on ", 1)[1].strip()
+    folder = Path(header[3].split(" in ", 1)[1].strip())
+    deadline = time.monotonic() + 15
+    while not _answers(base_url):
+        assert time.monotonic() < deadline, "the CLI did not start"
+        time.sleep(0.05)
+    return process, base_url, folder
+
+
+def _answers(base_url: str) -> bool:
+    try:
+        httpx.get(f"{base_url}/openapi.json", timeout=5)
+    except httpx.ConnectError:
+        return False
+    return True
+
+
+def test_cli_stopped_with_sigterm_exits_0_and_removes_its_mount_folder() -> None:
+    # SIGTERM (kill, docker stop, systemd) ended it with 143 and left the folder behind.
+    process, _, folder = _start_cli()
+    assert folder.is_dir()
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 0, err
+    assert "Traceback" not in err
+    assert not folder.exists()
+
+
+def test_cli_prints_one_access_line_per_request_unless_quiet() -> None:
+    process, base_url, _ = _start_cli("--api-key", "ak_cli")
+    try:
+        httpx.post(
+            f"{base_url}{V3}/session",
+            json={"user_id": "u"},
+            params={"secret": "s3cret"},
+            headers={"x-api-key": "ak_cli"},
+        )
+    finally:
+        process.send_signal(signal.SIGTERM)
+        out, _ = process.communicate(timeout=30)
+    lines = [line for line in out.splitlines() if f"{V3}/session" in line]
+    assert len(lines) == 1, out
+    assert re.fullmatch(rf"\d\d:\d\d:\d\d POST {V3}/session 201 \d+\.\d ms", lines[0])
+    assert "ak_cli" not in lines[0]
+    assert "s3cret" not in out
+    quiet, base_url, _ = _start_cli("--quiet")
+    try:
+        httpx.get(f"{base_url}{V3}/session/trs_none")
+    finally:
+        quiet.send_signal(signal.SIGTERM)
+        out, _ = quiet.communicate(timeout=30)
+    assert "trs_none" not in out
+    assert "/openapi.json" not in out
+
+
+def test_emulator_server_is_quiet_by_default(capfd: pytest.CaptureFixture[str]) -> None:
+    with EmulatorServer() as server:
+        httpx.post(
+            f"{server.base_url}{V3}/session",
+            json={"user_id": "u"},
+            headers={"x-api-key": server.api_key},
+        )
+        httpx.get(f"{server.base_url}{V3}/nothing")
+    out, err = capfd.readouterr()
+    assert (out, err) == ("", "")

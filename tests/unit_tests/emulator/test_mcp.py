@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -15,7 +16,8 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from langchain_toolrouter.emulator import FaultRule, async_transport, create_app, sync_transport
-from tests.unit_tests.emulator.calls import API_KEY, OTHER_KEY, V3, V31, connect
+from tests.unit_tests.emulator.calls import API_KEY, OTHER_KEY, V3, V31, connect, execute
+from tests.unit_tests.emulator.conftest import SessionFactory
 
 BASE = "http://emulator"
 
@@ -260,3 +262,85 @@ def test_a_v3_session_runs_its_calls_on_the_v3_paths() -> None:
         )
     executed = app.state.emulator.log.filter("execute")
     assert [record.path.startswith(f"{V3}/") for record in executed] == [True]
+
+
+# --------------------------------------------------------------------------- the body's text
+
+_HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+
+
+def _kv_set(value: str) -> bytes:
+    arguments = f'{{"key": "k", "value": {value}}}'
+    params = f'{{"name": "NOTES_KV_SET", "arguments": {arguments}}}'
+    return f'{{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {params}}}'.encode()
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        (_kv_set("NaN"), "NaN is not a JSON number"),
+        (_kv_set("-Infinity"), "-Infinity is not a JSON number"),
+        (_kv_set("1e999"), "1e999 is out of the range of a JSON number"),
+        (_kv_set("9" * 5000), "Exceeds the limit (4300 digits)"),
+        (_kv_set("[" * 129 + "]" * 129), "nested more than 128 levels deep"),
+        (_kv_set("[" * 5000 + "]" * 5000), "nested more than 128 levels deep"),
+        (_kv_set('"\\ud800"'), "lone UTF-16 surrogate"),
+        (b'{"jsonrpc": "2.0", "id": "\\udc00", "method": "tools/list"}', "lone UTF-16 surrogate"),
+        (_kv_set('"?"').replace(b"?", b"\xff"), "'utf-8' codec can't decode byte 0xff"),
+        (b"\xef\xbb\xbf" + _kv_set("1"), "byte order mark"),
+        (b"", "The request body is empty"),
+        (_kv_set("1")[:-3], "Expecting"),
+    ],
+)
+def test_a_body_the_rest_rules_refuse_is_a_json_rpc_parse_error(
+    client: TestClient, new_session: SessionFactory, body: bytes, problem: str
+) -> None:
+    # These were answered 500, or stored as null with a success answer (NaN, 1e999).
+    url = client.get(f"{V31}/session/{new_session()}").json()["mcp"]["url"]
+    response = client.post(url, content=body, headers=_HEADERS)
+    assert response.status_code == 400, response.text
+    answer = response.json()
+    assert answer["jsonrpc"] == "2.0"
+    assert answer["id"] == "server-error"
+    assert answer["error"]["code"] == -32700
+    assert problem in answer["error"]["message"]
+    data = answer["error"]["data"]  # the service's error, as REST answers the same body
+    assert data["slug"] == "ToolRouterV2_BadRequest"
+    assert data["request_id"] == response.headers["x-request-id"]
+    session_id = url.split("/")[-2]
+    read = execute(client, session_id, "NOTES_KV_GET", {"key": "k"}).json()
+    assert "not set" in read["error"]  # nothing was stored
+
+
+def test_arguments_reach_execute_as_sent_not_encoded_again(tmp_path: Any) -> None:
+    # Non-ASCII text took six bytes per character once encoded again as ASCII JSON: a body
+    # within the limit became one over it, and the call was answered with the 413 text.
+    app = create_app(api_keys=[API_KEY], data_dir=tmp_path, max_body_bytes=64 * 1024)
+    value = "é" * 30_000  # 60 KB as UTF-8, 180 KB as ASCII escapes
+    body = _kv_set(json.dumps(value, ensure_ascii=False))
+    assert len(body) < 64 * 1024
+    with TestClient(app, headers={"x-api-key": API_KEY}) as client:
+        session_id = client.post(f"{V31}/session", json={"user_id": "u"}).json()["session_id"]
+        url = client.get(f"{V31}/session/{session_id}").json()["mcp"]["url"]
+        response = client.post(url, content=body, headers=_HEADERS)
+        assert response.status_code == 200, response.text[:300]
+        assert response.json()["result"]["isError"] is False
+        read = execute(client, session_id, "NOTES_KV_GET", {"key": "k"}).json()
+    assert read["data"]["value"] == value
+
+
+def test_calls_of_tools_not_listed_and_malformed_messages_log_no_warning(
+    client: TestClient, new_session: SessionFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    url = client.get(f"{V31}/session/{new_session()}").json()["mcp"]["url"]
+    caplog.set_level(logging.DEBUG, logger="root")
+    # NOTES_KV_GET is not preloaded, so not in tools/list: each call logged a WARNING.
+    called = client.post(url, content=_kv_set("1").replace(b"KV_SET", b"KV_GET"), headers=_HEADERS)
+    assert called.json()["result"]["isError"] is True  # ran: "not set"
+    # A well-formed message the MCP library cannot validate: a root WARNING of 20+ lines.
+    bad = b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": 5}}'
+    assert client.post(url, content=bad, headers=_HEADERS).json()["error"]["code"] == -32602
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    failed = [r.getMessage() for r in caplog.records if "Failed to validate" in r.getMessage()]
+    assert failed
+    assert all("\n" not in message for message in failed)

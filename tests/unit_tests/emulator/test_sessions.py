@@ -535,3 +535,56 @@ def test_newer_documented_blocks_are_accepted_and_patchable(
     patched = client.patch(f"{V31}/session/{session_id}", json={"proxy_execute": None})
     assert patched.status_code == 200, patched.text
     assert "proxy_execute" not in patched.json()["config"]
+
+
+# --------------------------------------------------------------------------- fidelity
+
+
+def test_a_405_on_the_session_path_names_every_method_served_there(
+    client: TestClient, new_session: SessionFactory
+) -> None:
+    # It said "GET, HEAD": Starlette names only the first route of a path.
+    response = client.put(f"{V31}/session/{new_session()}", json={})
+    assert response.status_code == 405
+    assert response.headers["allow"] == "DELETE, GET, HEAD, PATCH"
+    assert "it takes DELETE, GET, HEAD, PATCH" in response.json()["error"]["message"]
+
+
+def test_config_history_limit_is_at_most_100(
+    client: TestClient, new_session: SessionFactory
+) -> None:
+    # It was read with the tools listing's query model, which has no maximum.
+    session_id = new_session()
+    assert client.get(f"{V31}/session/{session_id}/config_history?limit=100").status_code == 200
+    refused = client.get(f"{V31}/session/{session_id}/config_history?limit=101")
+    assert refused.status_code == 400
+    assert refused.json()["error"]["errors"] == ["limit: Input should be less than or equal to 100"]
+
+
+@pytest.mark.parametrize(("method", "operation"), [("PATCH", ""), ("POST", "/attach")])
+def test_an_empty_body_is_400_saying_a_json_body_is_required(
+    client: TestClient, new_session: SessionFactory, method: str, operation: str
+) -> None:
+    # Both took an empty body as {}; every operation with a body wants one.
+    session_id = new_session()
+    path = f"{V31}/session/{session_id}{operation}"
+    for body in (b"", b"  \n"):
+        response = client.request(method, path, content=body)
+        assert response.status_code == 400, response.text
+        assert response.json()["error"]["errors"] == ["(body): a JSON body is required"]
+    assert client.request(method, path, content=b"{}").status_code == 200
+
+
+@pytest.mark.parametrize("preload", [0, 1, "true", None])
+def test_preload_must_be_a_boolean(client: TestClient, preload: object) -> None:
+    # 0 was taken as false, 1 and "true" as true: a body's booleans are JSON booleans.
+    tool = {**CUSTOM_TOOL, "preload": preload}
+    body = {"user_id": "u", "experimental": {"custom_tools": [tool]}}
+    response = client.post(f"{V3}/session", json=body)
+    if preload is None:  # not given
+        assert response.status_code == 201
+        return
+    assert response.status_code == 400, response.text
+    assert response.json()["error"]["errors"] == [
+        "experimental.custom_tools.0.preload: Input should be a valid boolean"
+    ]
