@@ -157,8 +157,11 @@ def langgraph_server(
 def example_server(
     server: EmulatorServer, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[str]:
-    """The repository's example app (examples/langgraph-server), served as it is."""
-    yield from _serve(EXAMPLE, server, tmp_path_factory.mktemp("example"))
+    """The repository's example app (examples/langgraph-server), served as it is from a copy
+    (`langgraph dev` keeps its state in the folder it serves)."""
+    app = tmp_path_factory.mktemp("example") / "app"
+    shutil.copytree(EXAMPLE, app, ignore=shutil.ignore_patterns(".langgraph_api", "__pycache__"))
+    yield from _serve(app, server, tmp_path_factory.mktemp("example-log"))
 
 
 def test_the_example_app_serves_each_user_and_refuses_another_id(

@@ -335,8 +335,8 @@ TOOLS = (
     _tool(
         "GITHUB_CREATE_AN_ISSUE",
         "Create an issue",
-        "Creates a new issue in a GitHub repository (title, Markdown body, labels, assignees) "
-        "to report a bug or track a task.",
+        "Creates (opens, files) a new issue in a GitHub repository (title, Markdown body, labels, "
+        "assignees) to report a bug or track a task.",
         CreateIssueArgs,
         create_issue,
         "openWorldHint",
