@@ -1,4 +1,5 @@
-"""The tools a session lists (`GET .../tools`, MCP `tools/list`), built once and reused.
+"""The tools a session lists (`GET .../tools`, MCP `tools/list`) and may use, built once and
+reused.
 
 A tool's listing item depends on the catalog tool alone, so its JSON (and its encoding) is built
 once per app; the list of a session's tools depends on its config, so it is kept per session and
@@ -15,14 +16,14 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from langchain_toolrouter.emulator.policy import meta_tools, preloaded_tools
+from langchain_toolrouter.emulator.policy import allowed_tools, meta_tools, preloaded_tools
 from langchain_toolrouter.emulator.presenters import dump, meta_tool_item, tool_item
 from langchain_toolrouter.emulator.store import SessionRecord, Store
 
 if TYPE_CHECKING:
     from langchain_toolrouter.emulator.catalog import Catalog
 
-__all__ = ["SessionTools", "ToolListings", "encode"]
+__all__ = ["Allowed", "SessionTools", "ToolListings", "encode"]
 
 
 def encode(value: Any) -> bytes:
@@ -41,12 +42,21 @@ class SessionTools:
     encoded: list[bytes]
 
 
+@dataclass(frozen=True)
+class Allowed:
+    """The catalog tools a session may use (slugs) and their toolkits."""
+
+    tools: frozenset[str]
+    toolkits: frozenset[str]
+
+
 class ToolListings:
     """Listing items by tool slug, and each recent session's list of them (a bounded LRU)."""
 
     def __init__(self, sessions_kept: int = 64) -> None:
         self._items: dict[str, tuple[dict[str, Any], bytes]] = {}
         self._sessions: OrderedDict[tuple[str, int], SessionTools] = OrderedDict()
+        self._allowed: OrderedDict[tuple[str, int], Allowed] = OrderedDict()
         self._sessions_kept = sessions_kept
         self._lock = threading.Lock()
 
@@ -80,3 +90,21 @@ class ToolListings:
             while len(self._sessions) > self._sessions_kept:
                 self._sessions.popitem(last=False)
         return tools
+
+    def allowed(self, catalog: Catalog, store: Store, record: SessionRecord) -> Allowed:
+        """The catalog tools the session's config allows, read once per config version."""
+        with store.lock:
+            key = (record.id, record.config_version)
+            config = record.config
+        with self._lock:
+            cached = self._allowed.get(key)
+            if cached is not None:
+                self._allowed.move_to_end(key)
+                return cached
+        tools = allowed_tools(config, catalog)
+        allowed = Allowed(frozenset(t.slug for t in tools), frozenset(t.toolkit for t in tools))
+        with self._lock:
+            self._allowed[key] = allowed
+            while len(self._allowed) > self._sessions_kept:
+                self._allowed.popitem(last=False)
+        return allowed
