@@ -121,7 +121,7 @@ TOOLS = (
     _tool(
         "NOTES_LIST_NOTES",
         "List notes",
-        "Lists the user's notes, pinned first, optionally by tag or matching text.",
+        "Lists or searches the user's notes, pinned first, optionally by tag or matching text.",
         ListNotesArgs,
         list_notes,
         "readOnlyHint",
@@ -148,7 +148,7 @@ TOOLS = (
     _tool(
         "NOTES_KV_SET",
         "Set key-value",
-        "Saves (stores) a JSON value under a key in the user's key-value store, replacing any "
+        "Saves (stores, remembers) a JSON value under a key in the user's key-value store, replacing any "
         "previous value.",
         KvSetArgs,
         kv_set,
