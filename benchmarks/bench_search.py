@@ -236,6 +236,21 @@ def run_queries(
     return rankings, times
 
 
+def searched(
+    catalog: Any, texts: Sequence[str], *, direct: bool
+) -> tuple[list[list[str]], list[float]]:
+    """Each text's answer (slugs) and time, through the library (or in-process with
+    `direct`), after one warm-up search."""
+    library = None if direct else Library(catalog)
+    search = direct_search(catalog) if library is None else library.search
+    try:
+        search("warm up")
+        return run_queries(search, texts)
+    finally:
+        if library is not None:
+            library.close()
+
+
 # --------------------------------------------------------------------------- scoring
 
 
@@ -367,14 +382,7 @@ def bfcl_run(dataset: _bfcl.Dataset, *, direct: bool, wide: int) -> dict[str, An
     started = time.perf_counter()
     floor = floor_rankings(served, queries)
     figures["floor_seconds"] = round(time.perf_counter() - started, 2)
-    library = None if direct else Library(served.catalog)
-    search = direct_search(served.catalog) if library is None else library.search
-    try:
-        search("warm up")
-        rankings, times = run_queries(search, texts)
-    finally:
-        if library is not None:
-            library.close()
+    rankings, times = searched(served.catalog, texts, direct=direct)
     figures["ours"] = bfcl_scores(served, queries, rankings)
     figures["floor"] = bfcl_scores(served, queries, floor)
     lexical, _ = run_queries(direct_search(served.catalog, semantic=False), texts)
@@ -388,14 +396,7 @@ def bfcl_run(dataset: _bfcl.Dataset, *, direct: bool, wide: int) -> dict[str, An
     ]
     figures["non_latin"] = {"queries": len(non_latin), "empty": empty}
     regrouped = serve_bfcl(dataset, wide)
-    library = None if direct else Library(regrouped.catalog)
-    search = direct_search(regrouped.catalog) if library is None else library.search
-    try:
-        search("warm up")
-        wide_rankings, wide_times = run_queries(search, texts)
-    finally:
-        if library is not None:
-            library.close()
+    wide_rankings, wide_times = searched(regrouped.catalog, texts, direct=direct)
     figures["wide"] = {
         "toolkits": len(regrouped.catalog.toolkits),
         "latency": percentiles(wide_times),

@@ -11,26 +11,17 @@ never judged; the everyday requests' quality is deterministic, so its target is 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-from tests._no_network import LOOPBACK, runner
+from tests._no_network import LOOPBACK, run_script
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_search.py"
 
 
 def test_search_benchmark_smoke_run(tmp_path: Path) -> None:
     out = tmp_path / "search.json"
-    proc = subprocess.run(
-        [sys.executable, "-c", runner(LOOPBACK), str(BENCH), "--smoke", "--json", str(out)],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    proc = run_script(BENCH, "--smoke", "--json", str(out), cwd=tmp_path, allowed=LOOPBACK)
     assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout[-4000:]}\n{proc.stderr}"
 
     doc: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))

@@ -18,7 +18,7 @@ from langchain_toolrouter.emulator.meta import (
     WaitArgs,
 )
 from langchain_toolrouter.emulator.presenters import meta_tool_definition
-from tests.unit_tests.emulator.calls import V31, connect, execute
+from tests.unit_tests.emulator.calls import V31, connect, execute, search
 from tests.unit_tests.emulator.conftest import SessionFactory
 
 
@@ -97,11 +97,7 @@ def test_search_only_finds_allowed_tools(client: TestClient, new_session: Sessio
 def test_search_naming_no_app_answers_with_the_best_tools_of_every_app(
     client: TestClient, new_session: SessionFactory
 ) -> None:
-    session_id = new_session()
-    body = client.post(
-        f"{V31}/session/{session_id}/search",
-        json={"queries": [{"use_case": "delete something by its id"}]},
-    ).json()
+    body = search(client, new_session(), "delete something by its id")
     result = body["results"][0]
     assert result["primary_tool_slugs"][:2] == ["GOOGLECALENDAR_DELETE_EVENT", "NOTES_DELETE_NOTE"]
     assert {"googlecalendar", "notes"} <= set(result["toolkits"])
@@ -127,18 +123,15 @@ def test_search_reads_the_session_config_once_per_version(
     monkeypatch.setattr(listing, "allowed_tools", counted)
     session_id = new_session(toolkits={"enable": ["notes"]})
 
-    def search(use_case: str) -> list[str]:
-        body = client.post(
-            f"{V31}/session/{session_id}/search", json={"queries": [{"use_case": use_case}]}
-        ).json()
-        return list(body["results"][0]["primary_tool_slugs"])
+    def primary(use_case: str) -> list[str]:
+        return list(search(client, session_id, use_case)["results"][0]["primary_tool_slugs"])
 
-    assert search("create a github issue") == []
-    assert search("create a note")[0] == "NOTES_CREATE_NOTE"
+    assert primary("create a github issue") == []
+    assert primary("create a note")[0] == "NOTES_CREATE_NOTE"
     assert len(built) == 1
     patched = client.patch(f"{V31}/session/{session_id}", json={"toolkits": {"enable": ["github"]}})
     assert patched.status_code == 200, patched.text
-    assert search("create a github issue")[0] == "GITHUB_CREATE_AN_ISSUE"
+    assert primary("create a github issue")[0] == "GITHUB_CREATE_AN_ISSUE"
     assert len(built) == 2
 
 
@@ -178,10 +171,7 @@ USE_CASES = {
 def test_search_answers_first_with_the_tools_of_the_app_the_use_case_is_about(
     client: TestClient, new_session: SessionFactory, toolkit: str, use_case: str, best: str
 ) -> None:
-    session_id = new_session()
-    body = client.post(
-        f"{V31}/session/{session_id}/search", json={"queries": [{"use_case": use_case}]}
-    ).json()
+    body = search(client, new_session(), use_case)
     result = body["results"][0]
     assert result["primary_tool_slugs"][0] == best
     # The app's tools lead; another app's tool may follow among the related ones when it

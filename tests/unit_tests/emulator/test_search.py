@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import logging
-import subprocess
-import sys
 
 import pytest
 
@@ -19,6 +17,7 @@ from langchain_toolrouter.emulator.search import (
     tokenize,
     tool_document,
 )
+from tests.unit_tests.emulator.calls import run_python
 
 DOCS = [
     SearchDocument("CRM_FIND", "crm", "Find customer", "Look up a customer record by email"),
@@ -243,8 +242,7 @@ def test_loading_the_embeddings_leaves_logging_alone() -> None:
         "root = logging.getLogger()\n"
         "print(root.level, len(root.handlers))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
-    )
+    done = run_python(code)
+    assert done.returncode == 0, done.stderr
     assert done.stdout.split() == [str(logging.WARNING), "0"], done.stderr
     assert done.stderr == ""
