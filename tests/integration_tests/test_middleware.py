@@ -8,6 +8,8 @@ service asks for and approvals, sync and async, across a restart.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +28,7 @@ from langchain_toolrouter.errors import ConnectError, RateLimitError, ToolRouter
 from langchain_toolrouter.middleware import retry_on
 from tests.chat_models import Reactive, calls, requests_by_text
 from tests.integration_tests.agents import tool_messages
+from tests.integration_tests.postgres import postgres_dsn  # noqa: F401 - fixture
 from tests.unit_tests.langchain.loopback import make_router, server  # noqa: F401 - fixture
 
 REPO = "GITHUB_CREATE_A_REPOSITORY_FOR_THE_AUTHENTICATED_USER"
@@ -239,37 +242,65 @@ def test_destructive_tools_wait_for_approval(irouter: ToolRouter, server: Emulat
     assert '"value":"you"' in str(answer_of(done, KV_SET).content)
 
 
-def test_a_restart_keeps_the_loaded_tools_and_runs_the_call_once(server: EmulatorServer) -> None:
-    """A new router and agent (a new process) sharing the checkpointer and the store: the
-    tools loaded in the thread are still the model's, and the paused call runs once."""
-    saver, store = InMemorySaver(), InMemoryStore()
+@contextmanager
+def persistence(kind: str, dsn: str | None) -> Iterator[tuple[Any, Any]]:
+    """A checkpointer and a store as one process opens them: in memory (kept by the test), or
+    new connections to a real Postgres."""
+    if kind == "memory":
+        yield MEMORY
+        return
+    from langgraph.checkpoint.postgres import PostgresSaver
+    from langgraph.store.postgres import PostgresStore
+
+    assert dsn is not None
+    with PostgresSaver.from_conn_string(dsn) as saver, PostgresStore.from_conn_string(dsn) as store:
+        saver.setup()
+        store.setup()
+        yield saver, store
+
+
+MEMORY = (InMemorySaver(), InMemoryStore())
+
+
+@pytest.fixture(params=["memory", "postgres"])
+def kept(request: pytest.FixtureRequest) -> tuple[str, str | None]:
+    if request.param == "memory":
+        return "memory", None
+    return "postgres", request.getfixturevalue("postgres_dsn")
+
+
+def test_a_restart_keeps_the_loaded_tools_and_runs_the_call_once(
+    server: EmulatorServer, kept: tuple[str, str | None]
+) -> None:
+    """A new router and agent in a new process, sharing the checkpointer and the store (a real
+    Postgres among them): the tools loaded in the thread are still the model's, and the paused
+    call runs once."""
     run = thread(new_user())
 
-    def agent_in_a_new_process() -> tuple[ToolRouter, Any]:
+    @contextmanager
+    def agent_in_a_new_process() -> Iterator[Any]:
         router = make_router(server, on_connection_required="interrupt", connection_timeout=5)
-        middleware = ToolRouterMiddleware(router, toolkits=["github", "notes"], session_store=store)
-        agent = create_agent(
-            Seeing(reply=requests_by_text(TURNS)),
-            middleware=[middleware],
-            checkpointer=saver,
-            store=store,
-        )
-        return router, agent
+        with router, persistence(*kept) as (saver, store):
+            middleware = ToolRouterMiddleware(
+                router, toolkits=["github", "notes"], session_store=store
+            )
+            yield create_agent(
+                Seeing(reply=requests_by_text(TURNS)),
+                middleware=[middleware],
+                checkpointer=saver,
+                store=store,
+            )
 
-    first, agent = agent_in_a_new_process()
-    paused = agent.invoke({"messages": [("user", "create a github repository named hello")]}, run)
-    request = paused["__interrupt__"][0].value
-    first.close()
+    with agent_in_a_new_process() as agent:
+        asked = {"messages": [("user", "create a github repository named hello")]}
+        request = agent.invoke(asked, run)["__interrupt__"][0].value
     httpx.get(request["redirect_urls"]["github"])
-    second, agent = agent_in_a_new_process()
-    try:
+    with agent_in_a_new_process() as agent:
         done = agent.invoke(Command(resume=True), run)
         assert answer_of(done, REPO).status == "success", answer_of(done, REPO).content
         BOUND.clear()
         agent.invoke({"messages": [("user", "save my name in my notes")]}, run)
         assert REPO in BOUND[0]  # loaded in the first process, bound in the second
-    finally:
-        second.close()
     runs = [
         r.status for r in server.log if r.operation == "execute" and request["session_id"] in r.path
     ]
