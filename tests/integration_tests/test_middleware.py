@@ -19,7 +19,6 @@ from langchain.agents import create_agent
 from langchain.agents.middleware import HumanInTheLoopMiddleware, ToolRetryMiddleware
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.store.memory import InMemoryStore
 from langgraph.types import Command
 
 from langchain_toolrouter import ToolRouter, ToolRouterMiddleware
@@ -28,7 +27,7 @@ from langchain_toolrouter.errors import ConnectError, RateLimitError, ToolRouter
 from langchain_toolrouter.middleware import retry_on
 from tests.chat_models import Reactive, calls, requests_by_text
 from tests.integration_tests.agents import tool_messages
-from tests.integration_tests.postgres import postgres_dsn  # noqa: F401 - fixture
+from tests.integration_tests.postgres import kept, persistence, postgres_dsn  # noqa: F401
 from tests.unit_tests.langchain.loopback import make_router, server  # noqa: F401 - fixture
 
 REPO = "GITHUB_CREATE_A_REPOSITORY_FOR_THE_AUTHENTICATED_USER"
@@ -240,33 +239,6 @@ def test_destructive_tools_wait_for_approval(irouter: ToolRouter, server: Emulat
     }
     done = agent.invoke(Command(resume={"decisions": [edited]}), run)
     assert '"value":"you"' in str(answer_of(done, KV_SET).content)
-
-
-@contextmanager
-def persistence(kind: str, dsn: str | None) -> Iterator[tuple[Any, Any]]:
-    """A checkpointer and a store as one process opens them: in memory (kept by the test), or
-    new connections to a real Postgres."""
-    if kind == "memory":
-        yield MEMORY
-        return
-    from langgraph.checkpoint.postgres import PostgresSaver
-    from langgraph.store.postgres import PostgresStore
-
-    assert dsn is not None
-    with PostgresSaver.from_conn_string(dsn) as saver, PostgresStore.from_conn_string(dsn) as store:
-        saver.setup()
-        store.setup()
-        yield saver, store
-
-
-MEMORY = (InMemorySaver(), InMemoryStore())
-
-
-@pytest.fixture(params=["memory", "postgres"])
-def kept(request: pytest.FixtureRequest) -> tuple[str, str | None]:
-    if request.param == "memory":
-        return "memory", None
-    return "postgres", request.getfixturevalue("postgres_dsn")
 
 
 def test_a_restart_keeps_the_loaded_tools_and_runs_the_call_once(
