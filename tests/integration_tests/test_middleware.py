@@ -146,6 +146,29 @@ def test_one_search_per_user_message_whatever_the_model_calls(
     assert sum(1 for r in server.log if r.operation == "search") - before == 1
 
 
+def test_a_user_message_longer_than_a_search_query_is_searched_by_its_start(
+    irouter: ToolRouter, server: EmulatorServer
+) -> None:
+    """The service reads at most 1,024 characters of a use case: a longer message is cut at a
+    word, not refused, and its turn runs."""
+    long = "save my name in my notes " + "and please be careful about it " * 200
+    agent = create_agent(
+        Seeing(
+            reply=lambda messages: (
+                TURNS["save my name in my notes"]
+                if not isinstance(messages[-1], ToolMessage)
+                else AIMessage(content="done")
+            )
+        ),
+        middleware=[ToolRouterMiddleware(irouter, toolkits=["notes"])],
+        checkpointer=InMemorySaver(),
+    )
+    result = agent.invoke({"messages": [("user", long)]}, thread(new_user()))
+    assert answer_of(result, KV_SET).status == "success"
+    searched = [r for r in server.log if r.operation == "search"][-1]
+    assert searched.status == 200
+
+
 @pytest.mark.parametrize("face", ["sync", "async"])
 async def test_a_connection_pauses_and_the_resume_runs_the_call_once(
     irouter: ToolRouter, server: EmulatorServer, face: str
