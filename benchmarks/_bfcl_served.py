@@ -11,6 +11,7 @@ functions its answer calls.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 from dataclasses import dataclass
@@ -73,11 +74,10 @@ class BfclSet:
 
 def bfcl_data_dir() -> Path | None:
     """The `bfcl-eval` package's data folder, or None when it is not installed."""
-    try:
-        import bfcl_eval  # type: ignore[import-not-found]
-    except ImportError:
+    spec = importlib.util.find_spec("bfcl_eval")  # found, not imported: only its data is read
+    if spec is None or spec.origin is None:
         return None
-    found = Path(bfcl_eval.__file__).parent / "data"
+    found = Path(spec.origin).parent / "data"
     return found if found.is_dir() else None
 
 

@@ -644,8 +644,12 @@ def selection(
     seen_counts: list[int] = []
     misses: list[dict[str, Any]] = []
     by_tag: dict[str, Counter[str]] = {}
+    failures: Counter[str] = Counter()
     for item in labelled:
-        agent.invoke({"messages": [("user", item.text)]}, run)
+        try:
+            agent.invoke({"messages": [("user", item.text)]}, run)
+        except Exception as exc:  # the run failed: the model saw nothing; counted and shown
+            failures[f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"] += 1
         binds = log.take()  # no bind_tools at all when the middleware found nothing
         seen = set(binds[0][2]) if binds else set()
         seen_counts.append(len(seen))
@@ -678,6 +682,8 @@ def selection(
         "requests": count,
         "tools_in_catalog": len(catalog_text(catalog, toolkits)),
         "tools_seen_mean": statistics.mean(seen_counts) if seen_counts else 0.0,
+        "failed_runs": sum(failures.values()),
+        "failures": dict(failures),
         "misses": misses,
     }
     for name, hit in hits.items():
@@ -932,6 +938,15 @@ def records(settings: Settings, figures: dict[str, Any]) -> list[dict[str, Any]]
         add(f"selection: {section}", "requests", got["requests"], "requests")
         add(f"selection: {section}", "tools in catalog", got["tools_in_catalog"], "tools")
         add(f"selection: {section}", "tools the model sees (mean)", got["tools_seen_mean"], "tools")
+        failed = got["failed_runs"]
+        add(
+            f"selection: {section}",
+            "agent runs that failed (misses)",
+            failed,
+            "runs",
+            "0",
+            failed == 0,
+        )
         for key, value in got.items():
             if key.endswith(" pct"):
                 add(f"selection: {section}", f"right tool seen: {key[:-4]}", value, "%")
@@ -972,6 +987,8 @@ def report(settings: Settings, figures: dict[str, Any], rows: list[dict[str, Any
         )
         lines.append(f"   {row['figure']:72s} {shown:>12s} {row['unit']:8s}{goal} {verdict}")
     for section in ("everyday built-in", "everyday among the 5,000", "bfcl"):
+        for failure, count in ((figures.get(section) or {}).get("failures") or {}).items():
+            lines.append(f"!! {section}: {count} agent runs failed: {failure}")
         misses = (figures.get(section) or {}).get("misses") or []
         if misses:
             lines.append(f"-- {section}: first misses of the middleware")

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Install the comparison libraries, then run a benchmark:
-#   bash scripts/bench.sh [schema|call|all] [arguments...]
+#   bash scripts/bench.sh [schema|call|all|middleware] [arguments...]
 # `schema` (the default) runs benchmarks/bench_schema.py, `call` runs benchmarks/bench_call.py,
 # `all` runs both; the other arguments go to the benchmark (e.g. `bash scripts/bench.sh --quick
 # --json out.json`, `bash scripts/bench.sh call --quick`; with `all`, only --quick or --smoke).
+# `middleware` installs BFCL v4's data (bfcl-eval, --no-deps: only its data files are read) and
+# runs benchmarks/bench_middleware.py; it needs none of the comparison libraries.
 #
 # composio 0.30 cannot be installed the ordinary way: it pins certifi>=2026.10.19, a release the
 # package index does not have, and it needs composio-client 2.0.0rc19 while our test extra pins
@@ -17,10 +19,16 @@ cd "$(dirname "$0")/.."
 
 WHICH=schema
 case "${1:-}" in
-  schema | call | all) WHICH="$1"; shift ;;
+  schema | call | all | middleware) WHICH="$1"; shift ;;
 esac
 
 PY="${PYTHON:-python}"
+if [[ "$WHICH" == middleware ]]; then
+  printf '==> BFCL v4 data (bfcl-eval, without its dependencies)\n'
+  "$PY" -m pip install -qq --disable-pip-version-check --no-deps bfcl-eval
+  printf '==> middleware benchmark (quiet the machine first: it times turns)\n'
+  exec "$PY" benchmarks/bench_middleware.py "$@"
+fi
 TARGET="${TOOLROUTER_BENCH_PACKAGES:-$("$PY" -c 'import sys; print(sys.prefix)')/toolrouter-bench-packages}"
 
 printf '==> comparison libraries into the environment (%s)\n' "$("$PY" -c 'import sys; print(sys.prefix)')"
