@@ -3,10 +3,11 @@
 The Berkeley Function Calling Leaderboard (the `bfcl-eval` package: `pip install --no-deps
 bfcl-eval`) gives requests, the function documents offered with each, and the calls each
 request should make (`possible_answer/`). Served here: every distinct function document is one
-tool (its BFCL types made JSON Schema: `dict` is `object`, `float` is `number`, ...), in one
-toolkit per category (`bfcl01`... : neutral names, since the emulator's search reads toolkit
-names as app names a request may mention). Each request is labelled with the tools of the
-functions its answer calls.
+tool (its BFCL types made JSON Schema: `dict` is `object`, `float` is `number`, ...), all in one
+toolkit `bfcl` (BFCL's functions belong to no app), or with `by_category` in one toolkit per
+category (`bfcl01`, ...: neutral names, since the emulator's search reads toolkit names as app
+names a request may mention). Each request is labelled with the tools of the functions its
+answer calls.
 """
 
 from __future__ import annotations
@@ -105,7 +106,13 @@ def _user_text(question: Any) -> str:
     return "\n".join(m["content"] for m in turn if m.get("role") == "user")
 
 
-def load_bfcl(data: Path, categories: tuple[str, ...] = CATEGORIES, limit: int = 0) -> BfclSet:
+def load_bfcl(
+    data: Path,
+    categories: tuple[str, ...] = CATEGORIES,
+    limit: int = 0,
+    *,
+    by_category: bool = False,
+) -> BfclSet:
     """The tools and labelled requests of `categories` (at most `limit` requests from each,
     spread over the category, when `limit` > 0); a category whose files the data folder does
     not have is left out (`BfclSet.categories` says which were read)."""
@@ -114,7 +121,7 @@ def load_bfcl(data: Path, categories: tuple[str, ...] = CATEGORIES, limit: int =
     requests: list[Request] = []
     found = []
     for number, category in enumerate(categories, start=1):
-        toolkit = f"bfcl{number:02d}"
+        toolkit = f"bfcl{number:02d}" if by_category else "bfcl"
         if not (data / f"BFCL_v4_{category}.json").is_file():
             continue
         found.append(category)
@@ -157,14 +164,14 @@ def load_bfcl(data: Path, categories: tuple[str, ...] = CATEGORIES, limit: int =
     return BfclSet(tools, requests, found)
 
 
-def bfcl_catalog(data: Path, limit: int = 0) -> Any:
+def bfcl_catalog(data: Path, limit: int = 0, *, by_category: bool = False) -> Any:
     """The emulator `Catalog` of BFCL's functions (no auth; every tool echoes its call)."""
     from langchain_toolrouter.emulator.catalog import Catalog, CatalogTool, Toolkit
 
     def run(ctx: Any, args: dict[str, Any]) -> dict[str, Any]:
         return {"ok": True, "arguments": args}
 
-    served = load_bfcl(data, limit=limit)
+    served = load_bfcl(data, limit=limit, by_category=by_category)
     by_toolkit: dict[str, list[CatalogTool]] = {}
     for slug, (toolkit, name, description, schema) in served.tools.items():
         by_toolkit.setdefault(toolkit, []).append(
@@ -182,7 +189,8 @@ def bfcl_catalog(data: Path, limit: int = 0) -> Any:
             Toolkit(
                 slug=toolkit,
                 name=toolkit.upper(),
-                description=f"BFCL v4 functions ({CATEGORIES[int(toolkit[4:]) - 1]}).",
+                description="BFCL v4 functions"
+                + (f" ({CATEGORIES[int(toolkit[4:]) - 1]})." if by_category else "."),
                 no_auth=True,
                 upstream=f"https://{toolkit}.emulator.example",
                 tools=tuple(tools),

@@ -8,7 +8,8 @@ process that also answers "what did you see" from its request log). The catalogs
   20 kinds of object x 10 actions, names, descriptions and parameters in the service's style),
   plus the emulator's own GitHub, Gmail, calendar and notes toolkits (20 tools);
 - **built-in**: the emulator's own catalog alone;
-- **bfcl**: BFCL v4's functions (`_bfcl_served.py`, from `pip install --no-deps bfcl-eval`).
+- **bfcl**: BFCL v4's functions (`_bfcl_served.py`, from `pip install --no-deps bfcl-eval`), in
+  one toolkit, and again in one toolkit per BFCL category (as the search benchmark serves them).
 
 Measured, in one run:
 
@@ -27,8 +28,11 @@ Measured, in one run:
    The search is excluded by starting each middleware turn from a state where the user message
    is already searched (`toolrouter_searched` is its id, `toolrouter_tools` the tools found):
    what the middleware does on a turn's every model call and tool call. A turn with its search
-   (a new message) and the search request alone are timed in the same rounds, for reference.
-   Sync and async. Goal: at most 1.10x (the median of the per-round ratios).
+   (a new message) and the search request alone are timed in the same rounds, for reference,
+   and so is a bare agent with a middleware whose hooks (before the model, around model and
+   tool calls) pass straight through: what LangGraph charges any such middleware. Sync and
+   async. Goal: at most 1.10x (the median of the per-round ratios). The Python function calls
+   of a turn (cProfile), which the machine's load does not move, are counted too.
 4. **The selection**: for labelled requests, the share whose right tool is among the tools the
    model sees on its first call (through the agent), beside a plain Okapi BM25 (k1 1.5,
    b 0.75, lower-cased words, no stemming or stopwords) over the same catalog's tool text
@@ -80,6 +84,12 @@ EVERYDAY = HERE / "search_everyday.jsonl"
 USER = "bench-user"
 TOP_K = 8
 BUILT_IN = ("github", "gmail", "googlecalendar", "notes")
+SELECTIONS = (
+    "everyday built-in",
+    "everyday among the 5,000",
+    "bfcl",
+    "bfcl, a toolkit per category",
+)
 GOALS = {"bytes_share_pct": 1.0, "turn_ratio": 1.10}
 
 
@@ -126,7 +136,7 @@ def serve(catalogs: list[str]) -> None:
             catalog = default_catalog()
         else:
             data, _, limit = argument.rpartition(":")
-            catalog = bfcl_catalog(Path(data), int(limit))
+            catalog = bfcl_catalog(Path(data), int(limit), by_category=name == "bfcl-kits")
         app = create_app(catalog=catalog, log_size=100_000)
         servers[name] = EmulatorServer(app=app).start()
         print(f"READY {name} {servers[name].base_url} {servers[name].api_key}", flush=True)
@@ -516,6 +526,11 @@ def overhead(
                 rounds[name].append(once(name))
             log.take()
         seen = emulators.requests("apps")
+        counted = {
+            name: python_calls(lambda name=name: once(name)) / (settings.repeats * len(texts))
+            for name in COUNTED
+        }
+        log.take()
     finally:
         loop.close()
         client.close()
@@ -526,6 +541,7 @@ def overhead(
         "failed_requests": len(failed),
         "requests_seen": dict(Counter(op for op, _ in seen)),
         "searching_turns": 2 * settings.rounds * settings.repeats * len(texts),
+        "python_calls_per_turn": counted,
     }
     for name, times in rounds.items():
         result[name] = {"median_ms": statistics.median(times) * 1e3, "p90_ms": _p90(times) * 1e3}
@@ -558,6 +574,23 @@ TIMED = (
     "middleware with its search (async)",
 )
 JUDGED = ("middleware / bare", "middleware (async) / bare (async)")
+
+
+#: The contenders whose Python function calls per turn are counted (a measure the machine's
+#: load does not move).
+COUNTED = ("bare", "bare + no-op hooks", "middleware")
+
+
+def python_calls(run: Callable[[], Any]) -> int:
+    """The Python function calls `run()` makes (cProfile's count; C functions included)."""
+    import cProfile
+    import pstats
+
+    profile = cProfile.Profile()
+    profile.enable()
+    run()
+    profile.disable()
+    return sum(entry[1] for entry in pstats.Stats(profile).stats.values())  # type: ignore[attr-defined]
 
 
 def _p90(values: Sequence[float]) -> float:
@@ -756,7 +789,7 @@ def measure(settings: Settings, bfcl_dir: Path | None) -> dict[str, Any]:
     started = datetime.now(timezone.utc)
     catalogs = [f"apps:{settings.apps}", "built-in"]
     if bfcl_dir is not None:
-        catalogs.append(f"bfcl:{bfcl_dir}:{settings.bfcl}")
+        catalogs += [f"bfcl:{bfcl_dir}:{settings.bfcl}", f"bfcl-kits:{bfcl_dir}:{settings.bfcl}"]
     emulators = Emulators(catalogs)
     figures: dict[str, Any] = {}
     try:
@@ -772,16 +805,19 @@ def measure(settings: Settings, bfcl_dir: Path | None) -> dict[str, Any]:
                 made["apps"], app_catalog(settings.apps), [*BUILT_IN, *apps], everyday
             )
             if bfcl_dir is not None:
-                served = load_bfcl(bfcl_dir, limit=settings.bfcl)
-                names_of = {slug: tool[1] for slug, tool in served.tools.items()}
-                figures["bfcl categories"] = served.categories
-                figures["bfcl"] = selection(
-                    made["bfcl"],
-                    bfcl_catalog(bfcl_dir, settings.bfcl),
-                    served.toolkits,
-                    bfcl_requests(served),
-                    names_of,
-                )
+                for section, by_category in (
+                    ("bfcl", False),
+                    ("bfcl, a toolkit per category", True),
+                ):
+                    served = load_bfcl(bfcl_dir, limit=settings.bfcl, by_category=by_category)
+                    figures["bfcl categories"] = served.categories
+                    figures[section] = selection(
+                        made["bfcl-kits" if by_category else "bfcl"],
+                        bfcl_catalog(bfcl_dir, settings.bfcl, by_category=by_category),
+                        served.toolkits,
+                        bfcl_requests(served),
+                        {slug: tool[1] for slug, tool in served.tools.items()},
+                    )
     finally:
         emulators.close()
     figures["load_before"] = load_before
@@ -920,6 +956,21 @@ def records(settings: Settings, figures: dict[str, Any]) -> list[dict[str, Any]]
     for name in TIMED:
         add("turn overhead", f"{name}: median turn", over[name]["median_ms"], "ms")
         add("turn overhead", f"{name}: p90 turn", over[name]["p90_ms"], "ms")
+    counted = over["python_calls_per_turn"]
+    for name in COUNTED:
+        add(
+            "turn overhead",
+            f"{name}: Python function calls per turn (cProfile)",
+            round(counted[name]),
+            "calls",
+        )
+    for name in COUNTED[1:]:
+        add(
+            "turn overhead",
+            f"{name} / bare: Python function calls per turn",
+            counted[name] / counted["bare"],
+            "x",
+        )
     fetches = over["requests_seen"].get("execute_meta", 0)
     add(
         "turn overhead",
@@ -931,7 +982,7 @@ def records(settings: Settings, figures: dict[str, Any]) -> list[dict[str, Any]]
         fetches == 0,
     )
 
-    for section in ("everyday built-in", "everyday among the 5,000", "bfcl"):
+    for section in SELECTIONS:
         if section not in figures:
             continue
         got = figures[section]
@@ -986,7 +1037,7 @@ def report(settings: Settings, figures: dict[str, Any], rows: list[dict[str, Any
             "not judged (smoke run)" if row["goal"] and not settings.judged else ""
         )
         lines.append(f"   {row['figure']:72s} {shown:>12s} {row['unit']:8s}{goal} {verdict}")
-    for section in ("everyday built-in", "everyday among the 5,000", "bfcl"):
+    for section in SELECTIONS:
         for failure, count in ((figures.get(section) or {}).get("failures") or {}).items():
             lines.append(f"!! {section}: {count} agent runs failed: {failure}")
         misses = (figures.get(section) or {}).get("misses") or []

@@ -96,12 +96,19 @@ def test_middleware_benchmark_smoke_run(tmp_path: Path) -> None:
     assert value("schema bytes", "middleware, a thread's first model call: tools") == 8
     assert 0 < value("schema bytes", "middleware first model call / all bound") < 100
     assert value("requests per message", "searches per message (max)") == 1
-    for section in ("selection: everyday built-in", "selection: bfcl"):
+    for section in (
+        "selection: everyday built-in",
+        "selection: everyday among the 5,000",
+        "selection: bfcl",
+        "selection: bfcl, a toolkit per category",
+    ):
         assert value(section, "requests") > 0
         assert 0 <= value(section, "right tool seen: middleware") <= 100
         assert 0 <= value(section, "right tool seen: bm25") <= 100
     assert value("selection: bfcl", "requests") == 4
     assert value("selection: bfcl", "tools in catalog") == 2  # one tool per distinct function
+    calls = "Python function calls per turn (cProfile)"
+    assert value("turn overhead", f"bare: {calls}") < value("turn overhead", f"middleware: {calls}")
     for row in doc["figures"]:
         if row["section"] == "turn overhead" and row["unit"] in ("x", "ms"):
             assert row["value"] > 0, row
