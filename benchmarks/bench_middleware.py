@@ -101,19 +101,19 @@ class Settings:
     apps: int  # generated apps of 200 tools
     messages: int  # user messages in the request-count thread (per face)
     rounds: int
-    repeats: int  # turns per request per contender per round
+    repeats: int  # turns per contender per round (a round times one request)
     requests: int  # different requests timed
     everyday: int  # everyday requests scored (0: all)
     bfcl: int  # BFCL requests per category (0: all)
     judged: bool = True
 
 
-FULL = Settings("full", apps=25, messages=9, rounds=40, repeats=2, requests=4, everyday=0, bfcl=0)
+FULL = Settings("full", apps=25, messages=9, rounds=240, repeats=1, requests=4, everyday=0, bfcl=0)
 QUICK = Settings(
-    "quick", apps=25, messages=6, rounds=12, repeats=1, requests=4, everyday=0, bfcl=25
+    "quick", apps=25, messages=6, rounds=60, repeats=1, requests=4, everyday=0, bfcl=25
 )
 SMOKE = Settings(
-    "smoke", apps=2, messages=3, rounds=2, repeats=1, requests=2, everyday=8, bfcl=2, judged=False
+    "smoke", apps=2, messages=3, rounds=4, repeats=1, requests=2, everyday=8, bfcl=2, judged=False
 )
 
 
@@ -505,30 +505,33 @@ def overhead(
     rounds: dict[str, list[float]] = {name: [] for name in names}  # seconds per turn, per round
     loop = asyncio.new_event_loop()
 
-    def once(name: str) -> float:
+    def once(name: str, text: str) -> float:
+        """Seconds per turn of `repeats` turns of `text` by contender `name`."""
         started = time.perf_counter()
         for _ in range(settings.repeats):
-            for text in texts:
-                if name in sync:
-                    sync[name](text)
-                else:
-                    loop.run_until_complete(asyncs[name](text))
-        return (time.perf_counter() - started) / (settings.repeats * len(texts))
+            if name in sync:
+                sync[name](text)
+            else:
+                loop.run_until_complete(asyncs[name](text))
+        return (time.perf_counter() - started) / settings.repeats
+
+    def every_text(name: str) -> None:
+        for text in texts:
+            once(name, text)
 
     try:
         for name in names:  # warm up
-            once(name)
+            every_text(name)
         log.take()
         emulators.requests("apps")
-        for number in range(settings.rounds):
-            shift = number % len(names)
+        for number in range(settings.rounds):  # short rounds: one request, every contender
+            text, shift = texts[number % len(texts)], number % len(names)
             for name in names[shift:] + names[:shift]:
-                rounds[name].append(once(name))
+                rounds[name].append(once(name, text))
             log.take()
         seen = emulators.requests("apps")
         counted = {
-            name: python_calls(lambda name=name: once(name)) / (settings.repeats * len(texts))
-            for name in COUNTED
+            name: python_calls(lambda name=name: every_text(name)) / len(texts) for name in COUNTED
         }
         log.take()
     finally:
@@ -540,7 +543,7 @@ def overhead(
         "selected": selected,
         "failed_requests": len(failed),
         "requests_seen": dict(Counter(op for op, _ in seen)),
-        "searching_turns": 2 * settings.rounds * settings.repeats * len(texts),
+        "searching_turns": 2 * settings.rounds * settings.repeats,
         "python_calls_per_turn": counted,
     }
     for name, times in rounds.items():
@@ -1017,10 +1020,10 @@ def report(settings: Settings, figures: dict[str, Any], rows: list[dict[str, Any
         + " ".join(f"{v:.2f}" for v in figures["load_before"])
         + ", after "
         + " ".join(f"{v:.2f}" for v in figures["load_after"]),
-        f"   turn overhead: {settings.rounds} interleaved rounds of {len(over['requests'])} "
-        f"requests x {settings.repeats} per contender; each turn 3 model calls, 2 tool calls; "
-        "the search is excluded by starting the middleware's turns from a state where the "
-        "message is already searched",
+        f"   turn overhead: {settings.rounds} interleaved rounds (each: one of "
+        f"{len(over['requests'])} requests, {settings.repeats} turn(s) per contender, the order "
+        "rotated); a turn is 3 model calls and 2 tool calls; the search is excluded by "
+        "starting the middleware's turns from a state where the message is already searched",
     ]
     if "bfcl categories" in figures:
         lines.append(f"   BFCL v4 categories: {', '.join(figures['bfcl categories'])}")

@@ -7,6 +7,10 @@ Use: ``subprocess.run([sys.executable, "-c", runner(allowed), script, *argv])``;
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
 
 _RUNNER = """
@@ -53,3 +57,20 @@ sys.exit(code)
 def runner(allowed: frozenset[str] = frozenset()) -> str:
     """The runner's source: no host at all by default, or only those in ``allowed``."""
     return _RUNNER.format(allowed=set(allowed))
+
+
+def run_benchmark(
+    script: Path, *args: str, cwd: Path, allowed: frozenset[str] = LOOPBACK, timeout: float = 180
+) -> subprocess.CompletedProcess[str]:
+    """Run a benchmark script under the runner (only `allowed` hosts) and check it exited 0
+    (else fail with the end of its output)."""
+    proc = subprocess.run(
+        [sys.executable, "-c", runner(allowed), str(script), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout[-4000:]}\n{proc.stderr}"
+    return proc

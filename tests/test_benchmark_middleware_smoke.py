@@ -11,12 +11,10 @@ hook refuses any connection off loopback.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-from tests._no_network import LOOPBACK, runner
+from tests._no_network import run_benchmark
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_middleware.py"
 
@@ -71,15 +69,7 @@ def bfcl_folder(root: Path) -> Path:
 def test_middleware_benchmark_smoke_run(tmp_path: Path) -> None:
     out = tmp_path / "middleware.json"
     args = ["--smoke", "--json", str(out), "--bfcl-data", str(bfcl_folder(tmp_path / "bfcl"))]
-    proc = subprocess.run(
-        [sys.executable, "-c", runner(LOOPBACK), str(BENCH), *args],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
-    )
-    assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout[-4000:]}\n{proc.stderr}"
+    proc = run_benchmark(BENCH, *args, cwd=tmp_path)
 
     doc: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
     assert doc["benchmark"] == "middleware"
