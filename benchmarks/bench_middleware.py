@@ -777,7 +777,7 @@ def bfcl_requests(served: BfclSet) -> list[Labelled]:
 
 def machine() -> dict[str, Any]:
     return {
-        "machine": platform.machine(),
+        "arch": platform.machine(),
         "cpus": os.cpu_count(),
         "system": platform.platform(terse=True),
         "python": platform.python_version(),
