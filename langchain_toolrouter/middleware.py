@@ -24,18 +24,31 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Annotated, Any, Literal
 
-from langchain.agents.middleware import (
-    AgentMiddleware,
-    AgentState,
-    ExtendedModelResponse,
-    ModelRequest,
-    ModelResponse,
-)
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import BaseTool, InjectedToolCallId, StructuredTool
-from langgraph.prebuilt.tool_node import ToolCallRequest
-from langgraph.types import Command, interrupt
 from typing_extensions import NotRequired
+
+try:
+    from langchain.agents.middleware import (
+        AgentMiddleware,
+        AgentState,
+        ExtendedModelResponse,
+        ModelRequest,
+        ModelResponse,
+    )
+    from langgraph.prebuilt.tool_node import ToolCallRequest
+    from langgraph.types import Command, interrupt
+except ImportError as exc:  # the [langgraph] extra is missing, or an older langchain
+    if isinstance(exc, ModuleNotFoundError) and (exc.name or "").split(".")[0] not in (
+        "langchain",
+        "langgraph",
+    ):
+        raise
+    _msg = (
+        f"ToolRouterMiddleware needs langchain>=1.3 and langgraph ({exc}): "
+        "pip install 'langchain-toolrouter[langgraph]'"
+    )
+    raise ImportError(_msg, name=__name__) from exc
 
 from langchain_toolrouter._arguments import check_integer
 from langchain_toolrouter._exceptions import (
