@@ -8,8 +8,9 @@ process that also answers "what did you see" from its request log). The catalogs
   20 kinds of object x 10 actions, names, descriptions and parameters in the service's style),
   plus the emulator's own GitHub, Gmail, calendar and notes toolkits (20 tools);
 - **built-in**: the emulator's own catalog alone;
-- **bfcl**: BFCL v4's functions (`_bfcl_served.py`, from `pip install --no-deps bfcl-eval`), in
-  one toolkit, and again in one toolkit per BFCL category (as the search benchmark serves them).
+- **bfcl**: BFCL v4's functions (`_bfcl.py`, from `pip install --no-deps bfcl-eval`), in one
+  toolkit, and again in one toolkit per BFCL category (the search benchmark cuts these further,
+  into toolkits of at most 100); a tool's slug is its function's name.
 
 Measured, in one run:
 
@@ -77,8 +78,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(1, str(HERE.parent))
 
+import _bfcl  # noqa: E402
 from _app_catalog import APPS, GeneratedTool, app_catalog, generated_tools, plural  # noqa: E402
-from _bfcl_served import BfclSet, bfcl_catalog, bfcl_data_dir, load_bfcl  # noqa: E402
 
 EVERYDAY = HERE / "search_everyday.jsonl"
 USER = "bench-user"
@@ -136,7 +137,8 @@ def serve(catalogs: list[str]) -> None:
             catalog = default_catalog()
         else:
             data, _, limit = argument.rpartition(":")
-            catalog = bfcl_catalog(Path(data), int(limit), by_category=name == "bfcl-kits")
+            dataset = _bfcl.load(Path(data), int(limit))
+            catalog = bfcl_served(dataset, by_category=name == "bfcl-kits").catalog
         app = create_app(catalog=catalog, log_size=100_000)
         servers[name] = EmulatorServer(app=app).start()
         print(f"READY {name} {servers[name].base_url} {servers[name].api_key}", flush=True)
@@ -759,16 +761,24 @@ def everyday_requests(limit: int) -> list[Labelled]:
     return [Labelled(row["request"], tuple(row["tools"]), "any") for row in rows]
 
 
-def bfcl_requests(served: BfclSet) -> list[Labelled]:
+def bfcl_served(dataset: _bfcl.Dataset, *, by_category: bool) -> _bfcl.Served:
+    """BFCL's functions in one toolkit, or in one toolkit per category; slugs without a prefix."""
+    groups = _bfcl.toolkits(dataset.functions, size=None) if by_category else [dataset.functions]
+    return _bfcl.serve(groups, prefixed=False)
+
+
+def bfcl_requests(dataset: _bfcl.Dataset, served: _bfcl.Served) -> list[Labelled]:
+    """Every request needs all the functions its answer calls (by slug, or by function name)."""
+    by_key = dataset.by_key()
     return [
         Labelled(
-            r.text,
-            r.wanted,
+            q.text,
+            served.slugs(q),
             "all",
-            r.wanted_names,
-            "live" if r.category.startswith("live") else "non-live",
+            tuple(by_key[key].name for key in q.functions),
+            "live" if q.live else "non-live",
         )
-        for r in served.requests
+        for q in dataset.queries
     ]
 
 
@@ -822,18 +832,19 @@ def measure(settings: Settings, bfcl_dir: Path | None) -> dict[str, Any]:
                 made["apps"], app_catalog(settings.apps), [*BUILT_IN, *apps], everyday
             )
             if bfcl_dir is not None:
+                dataset = _bfcl.load(bfcl_dir, settings.bfcl)
+                figures["bfcl categories"] = dataset.categories
                 for section, by_category in (
                     ("bfcl", False),
                     ("bfcl, a toolkit per category", True),
                 ):
-                    served = load_bfcl(bfcl_dir, limit=settings.bfcl, by_category=by_category)
-                    figures["bfcl categories"] = served.categories
+                    served = bfcl_served(dataset, by_category=by_category)
                     figures[section] = selection(
                         made["bfcl-kits" if by_category else "bfcl"],
-                        bfcl_catalog(bfcl_dir, settings.bfcl, by_category=by_category),
-                        served.toolkits,
-                        bfcl_requests(served),
-                        {slug: tool[1] for slug, tool in served.tools.items()},
+                        served.catalog,
+                        sorted(served.catalog.toolkits),
+                        bfcl_requests(dataset, served),
+                        {slug: function.name for slug, function in served.function_of.items()},
                     )
     finally:
         emulators.close()
@@ -1089,7 +1100,7 @@ def main(argv: list[str] | None = None) -> int:
         serve(args.serve)
         return 0
     settings = SMOKE if args.smoke else QUICK if args.quick else FULL
-    bfcl_dir = args.bfcl_data or bfcl_data_dir()
+    bfcl_dir = args.bfcl_data or _bfcl.data_dir()
     if bfcl_dir is None:
         print("!! BFCL left out: pip install --no-deps bfcl-eval (or give --bfcl-data DIR)")
     figures = measure(settings, bfcl_dir)
