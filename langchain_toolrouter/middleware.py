@@ -266,18 +266,17 @@ class ToolRouterMiddleware(AgentMiddleware[ToolRouterState, Any]):
         if self.select == "all":
             loaded = await self._every_tool(face)
         slugs = list(dict.fromkeys([*self.always_include, *loaded[-self.keep :]]))
-        missing = [slug for slug in slugs if self._builder.known(slug) is False]
+        built = {slug: self._builder.known(slug) for slug in slugs}
+        missing = [slug for slug, tool in built.items() if tool is False]
         if missing:
             await self._fetch(face, missing)
+            built.update((slug, self._builder.known(slug)) for slug in missing)
         ours: list[ToolRouterTool] = [
             tool
             for custom in self._registry.tools
             if (tool := self._builder.custom(custom)) is not None
         ]
-        for slug in slugs:
-            built = self._builder.known(slug)
-            if isinstance(built, ToolRouterTool):
-                ours.append(built)
+        ours += [tool for tool in built.values() if isinstance(tool, ToolRouterTool)]
         tools: list[BaseTool] = list(self._builder.distinct_names(ours))
         if self.defer_loading:
             tools = [_deferred(tool) for tool in tools]

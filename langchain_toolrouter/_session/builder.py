@@ -41,7 +41,7 @@ def _kept(seen: dict[str, _SchemaT], key: str, schema: _SchemaT) -> _SchemaT:
     """The schema object to build `key`'s tool from: the one kept from an earlier listing or
     search when it is unchanged, else `schema`, now kept."""
     previous = seen.get(key)
-    if previous is not None and previous == schema:
+    if previous is not None and (previous is schema or previous == schema):
         return previous
     seen[key] = schema
     return schema
