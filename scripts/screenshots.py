@@ -4,9 +4,8 @@
     python scripts/screenshots.py --out DIR --width 1280
     python scripts/screenshots.py --site DIR       # a site already built (mkdocs build --site-dir DIR)
 
-It builds the site (`mkdocs build`), serves it on loopback and opens the API reference pages,
-the pages with diagrams and the benchmarks in Debian's `chromium` (`apt-get install chromium`),
-headless, at the given width. For each page it saves a screenshot and checks, in the browser's
+It builds the site (`mkdocs build`), serves it on loopback and opens every page (or the ones
+named) in Debian's `chromium` (`apt-get install chromium`), headless, at the given width. For each page it saves a screenshot and checks, in the browser's
 own layout, that no table is wider than its column (a cut-off table scrolls sideways, hiding a
 column) and which code blocks scroll; and it parses every Mermaid diagram of the site with
 Mermaid itself. It exits 1 when a table is cut off or a diagram does not parse.
@@ -37,29 +36,6 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path.home() / ".cache" / "langchain-toolrouter"
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-# The pages looked at: the API reference, every page with a diagram, the benchmarks' charts.
-PAGES = (
-    "reference/",
-    "reference/session/",
-    "reference/tools/",
-    "reference/custom_tools/",
-    "reference/search/",
-    "reference/toolkit/",
-    "reference/files/",
-    "reference/types/",
-    "reference/client/",
-    "reference/errors/",
-    "reference/emulator/",
-    "reference/testing/",
-    "reference/schema/",
-    "concepts/call-path/",
-    "concepts/agents/",
-    "concepts/connections/",
-    "how-to/connections-in-agents/",
-    "how-to/multi-user/",
-    "benchmarks/",
-)
-
 # Run in each page after it has laid out: what is wider than its column, written into the DOM
 # for --dump-dom to carry out.
 MEASURE = """
@@ -170,9 +146,17 @@ def build(site: Path) -> None:
     )
 
 
-def prepare(site: Path, mermaid: Path | None, pages: list[str]) -> list[dict[str, str]]:
-    """Add the measuring script (and the local Mermaid) to the pages looked at; the diagrams'
-    sources of the whole site."""
+def pages_of(site: Path) -> list[str]:
+    """Every page of the built site, as its URL path (`reference/session/`)."""
+    return sorted(
+        page.relative_to(site).as_posix().removesuffix("index.html")
+        for page in site.rglob("index.html")
+        if not page.relative_to(site).as_posix().startswith(("assets/", "search/"))
+    )
+
+
+def prepare(site: Path, mermaid: Path | None) -> list[dict[str, str]]:
+    """Add the measuring script (and the local Mermaid) to every page; the diagrams' sources."""
     sources = []
     for page in sorted(site.rglob("*.html")):
         text = page.read_text(encoding="utf-8")
@@ -181,8 +165,6 @@ def prepare(site: Path, mermaid: Path | None, pages: list[str]) -> list[dict[str
             {"page": relative, "text": html.unescape(block)}
             for block in _MERMAID_BLOCK.findall(text)
         ]
-        if relative.removesuffix("index.html") not in PAGES + tuple(pages):
-            continue
         extra = MEASURE
         if mermaid is not None:
             extra = '<script src="/_mermaid.min.js"></script>' + extra
@@ -243,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--height", type=int, default=2000, help="of each screenshot")
     parser.add_argument("--site", type=Path, help="a built site to use (a copy is changed)")
     parser.add_argument("--mermaid", type=Path, help="a local mermaid.min.js")
-    parser.add_argument("pages", nargs="*", help=f"only these pages (default: {len(PAGES)})")
+    parser.add_argument("pages", nargs="*", help="only these pages (e.g. reference/session/)")
     args = parser.parse_args(argv)
     binary = browser()
     if binary is None:
@@ -259,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
             shutil.copytree(args.site, site)
         else:
             build(site)
-        sources = prepare(site, mermaid, args.pages)
+        sources = prepare(site, mermaid)
         server = serve(site)
         base = f"http://127.0.0.1:{server.server_address[1]}/"
         args.out.mkdir(parents=True, exist_ok=True)
@@ -283,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{'page':40} {'column px':>9} {'tables cut':>10} {'code scrolling':>14} "
                 f"{'diagrams':>8}"
             )
-            for page in args.pages or PAGES:
+            for page in args.pages or pages_of(site):
                 url = base + page
                 size = f"--window-size={args.width},{args.height}"
                 picture = args.out / (page.strip("/").replace("/", "_") + ".png")
