@@ -359,11 +359,11 @@ def draw_middleware(plt: Any, doc: Mapping[str, Any]) -> None:
         plt,
         1,
         title="What the model reads per call",
-        subtitle="bytes of the tool schemas bound to the model for one call (log scale)",
+        subtitle="bytes of the tool schemas bound to the model for one call",
         doc=doc,
         height=height,
     )
-    _bars(axes[0], rows, "bytes (log scale; lower is better)", log=True)
+    _bars(axes[0], rows, "bytes (lower is better)")
     _layout(fig)
 
 

@@ -107,3 +107,31 @@ def test_an_unknown_chart_is_refused_with_the_known_ones() -> None:
     done = charts_script("nope")
     assert done.returncode == 2
     assert "call, load, listing, search, middleware" in done.stderr
+
+
+def test_the_search_and_middleware_charts_draw_from_the_shapes_they_read(tmp_path: Path) -> None:
+    """The hooks for `bench_search.py` and `bench_middleware.py`: the keys they read."""
+    pytest.importorskip("matplotlib")
+    machine = {"date_utc": "2026-11-28 06:00 UTC", "cpu": "AMD EPYC", "cpu_count": 2}
+    scores = {"R@1": 40.0, "R@5": 70.0, "R@8": 80.0, "MRR": 50.0}
+    search = {
+        "mode": "full",
+        "machine": {**machine, "load_avg": [1.0, 1.0, 1.0]},
+        "load_before": [1.0, 1.0, 1.0],
+        "load_after": [2.0, 1.0, 1.0],
+        "bfcl": {
+            "queries": 100,
+            "toolkits": 30,
+            **{who: {"class all": scores} for who in ("floor", "lexical", "ours")},
+        },
+    }
+    middleware = {
+        "machine": {**machine, "load_avg": [1.0, 1.0, 1.0]},
+        "schema_bytes": {"every tool bound": 812_000, "ToolRouterMiddleware (top_k 8)": 9_100},
+    }
+    (tmp_path / "search.json").write_text(json.dumps(search), encoding="utf-8")
+    (tmp_path / "middleware.json").write_text(json.dumps(middleware), encoding="utf-8")
+    done = charts_script("search", "middleware", "--results", tmp_path, "--out", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "plain BM25" in (tmp_path / "search.svg").read_text(encoding="utf-8")
+    assert "1.1%" in (tmp_path / "middleware.svg").read_text(encoding="utf-8")
