@@ -4,7 +4,7 @@
 pytest loads this module in every run wherever langchain-toolrouter is installed (the
 ``pytest11`` entry point). It lives outside the package so that loading it imports nothing but
 pytest: importing `langchain_toolrouter` pulls in langchain-core and the emulator pulls in
-uvicorn, starlette and bm25s, each a noticeable part of a second. A fixture imports what it needs
+uvicorn, starlette and numpy, each a noticeable part of a second. A fixture imports what it needs
 when a test asks for it.
 """
 

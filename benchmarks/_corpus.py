@@ -26,6 +26,7 @@ __all__ = [
     "find_schema_dir",
     "generate_calls",
     "load_corpus",
+    "map_bfcl_types",
     "replicate",
 ]
 
@@ -135,9 +136,11 @@ def replicate(tools: list[Tool], count: int) -> list[Tool]:
     return out
 
 
-def _map_bfcl_types(node: Any) -> Any:
+def map_bfcl_types(node: Any) -> Any:
+    """A BFCL schema with its non-JSON-Schema type names read as JSON Schema's (`dict` ->
+    `object`, `float` -> `number`, ...; `any` dropped)."""
     if isinstance(node, list):
-        return [_map_bfcl_types(v) for v in node]
+        return [map_bfcl_types(v) for v in node]
     if not isinstance(node, dict):
         return node
     out = {}
@@ -146,7 +149,7 @@ def _map_bfcl_types(node: Any) -> Any:
             if _BFCL_TYPES[value] is not None:
                 out[key] = _BFCL_TYPES[value]
         else:
-            out[key] = _map_bfcl_types(value)
+            out[key] = map_bfcl_types(value)
     return out
 
 
@@ -154,7 +157,7 @@ def _oracle(schema: dict[str, Any]) -> tuple[Any, bool] | str:
     """A jsonschema validator for ``schema`` (BFCL types mapped if need be), or why not."""
     import jsonschema
 
-    for candidate, mapped in ((schema, False), (_map_bfcl_types(schema), True)):
+    for candidate, mapped in ((schema, False), (map_bfcl_types(schema), True)):
         cls = jsonschema.validators.validator_for(
             candidate, default=jsonschema.Draft202012Validator
         )
@@ -293,7 +296,7 @@ def generate_calls(tool: Tool, valid: int, invalid: int, seed: int = 0) -> Calls
     if isinstance(oracle, str):
         return Calls(skipped=oracle)
     validator, mapped = oracle
-    schema = _map_bfcl_types(tool.schema) if mapped else tool.schema
+    schema = map_bfcl_types(tool.schema) if mapped else tool.schema
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:

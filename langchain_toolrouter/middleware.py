@@ -52,6 +52,7 @@ from langchain_toolrouter.client import ToolRouterClient
 from langchain_toolrouter.custom_tools._registry import CustomToolInput
 from langchain_toolrouter.session import ToolRouter
 from langchain_toolrouter.tools import ToolRouterTool
+from langchain_toolrouter.wire.models import MAX_USE_CASE
 
 __all__ = ["ToolRouterMiddleware", "ToolRouterState", "retry_on"]
 
@@ -197,7 +198,7 @@ class ToolRouterMiddleware(AgentMiddleware[ToolRouterState, Any]):
                 face,
                 self._builder,
                 calls.session_id,
-                query[:2000],
+                _use_case(query),
                 inline=calls.inline(),
             )
         except ToolSearchError:
@@ -477,3 +478,13 @@ def retry_on(exc: Exception) -> bool:
     if isinstance(exc, APIError):
         return exc.status == 429
     return False
+
+
+def _use_case(text: str) -> str:
+    """A user message as a search query: whole, or cut at a word to the service's limit."""
+    text = text.strip()
+    if len(text) <= MAX_USE_CASE:
+        return text
+    cut = text[:MAX_USE_CASE]
+    space = cut.rfind(" ", MAX_USE_CASE // 2)
+    return cut[:space] if space > 0 else cut

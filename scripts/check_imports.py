@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import langchain_toolrouter
 
-EMULATOR = ("starlette", "uvicorn", "bm25s", "langchain_toolrouter.emulator")
+EMULATOR = ("starlette", "uvicorn", "wordllama", "numpy", "langchain_toolrouter.emulator")
 CHECKS = {
     "langchain_toolrouter": (
         *EMULATOR,

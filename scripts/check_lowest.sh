@@ -39,7 +39,7 @@ print("\n".join(r for r in test if re.split(r"[\[<>=!~; ]", r, maxsplit=1)[0] no
 PY
 "$venv/bin/python" -m pip install --quiet -e ".[emulator]" -r "$requirements" \
     -c scripts/lowest-constraints.txt
-"$venv/bin/python" -m pip list 2>/dev/null | grep -E '^(langchain-core|httpx|pydantic|tenacity|starlette|uvicorn|bm25s|jsonschema|mcp) '
+"$venv/bin/python" -m pip list 2>/dev/null | grep -E '^(langchain-core|httpx|pydantic|tenacity|starlette|uvicorn|wordllama|numpy|jsonschema|mcp) '
 "$venv/bin/python" -m pytest tests -q -p no:cacheprovider \
     --ignore tests/integration_tests/test_agent.py \
     --ignore tests/integration_tests/test_agent_connections.py \

@@ -7,6 +7,10 @@ Use: ``subprocess.run([sys.executable, "-c", runner(allowed), script, *argv])``;
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
 
 _RUNNER = """
@@ -53,3 +57,17 @@ sys.exit(code)
 def runner(allowed: frozenset[str] = frozenset()) -> str:
     """The runner's source: no host at all by default, or only those in ``allowed``."""
     return _RUNNER.format(allowed=set(allowed))
+
+
+def run_script(
+    script: Path, *argv: str, cwd: Path, allowed: frozenset[str] = frozenset(), timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """``python script *argv`` in ``cwd`` under the runner (output captured, never raising)."""
+    return subprocess.run(
+        [sys.executable, "-c", runner(allowed), str(script), *argv],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )

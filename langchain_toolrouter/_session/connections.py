@@ -36,8 +36,15 @@ from langchain_toolrouter._exceptions import (
     TransportError,
 )
 from langchain_toolrouter._session.faces import Face, Flow, SingleFlight
-from langchain_toolrouter._session.pauses import NEEDS_LANGGRAPH, ROUNDS, check_can_pause, pause
-from langchain_toolrouter._session.runs import RUNNING, RunCall
+from langchain_toolrouter._session.pauses import (
+    ALREADY_PAUSED,
+    NEEDS_LANGGRAPH,
+    ROUNDS,
+    check_can_pause,
+    pause,
+    pause_task,
+)
+from langchain_toolrouter._session.runs import RunCall
 from langchain_toolrouter.client import ToolRouterClient
 from langchain_toolrouter.types import (
     ConnectionLink,
@@ -344,23 +351,9 @@ class Connections:
         if run is None:
             check_can_pause()
             return await self._answered(face, request, pause(request.as_payload()), retry)
-        joined = ROUNDS.join(
-            run.task_key, request.as_payload(), late_possible=face.loop is not None
-        )
-        if joined is None:  # this task paused once already: the model gets the link instead
+        answer = await pause_task(face, run, request.as_payload())
+        if answer is ALREADY_PAUSED:  # the model gets the link instead
             raise not_run(request, f"{' and '.join(links)} must be connected first")
-        record = {
-            "state": "paused",
-            "round": joined.round.id,
-            "late": joined.late,
-            "request": request.as_payload(),
-        }
-        await run.write(face, record)
-        RUNNING.settle(run)
-        if face.loop is not None:  # an async task raises at the first pause: let all join it
-            await RUNNING.quiet(run)
-        joined.round.raised = True
-        answer = pause(joined.round.payload)  # pauses the run (the first time)
         return await self._answered(face, request, answer, retry)
 
     async def resumed(

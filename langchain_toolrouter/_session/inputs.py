@@ -21,8 +21,14 @@ from typing import Any
 
 from langchain_toolrouter._answers import ToolRouterToolError
 from langchain_toolrouter._session.faces import Face, Flow
-from langchain_toolrouter._session.pauses import ROUNDS, check_can_pause, pause
-from langchain_toolrouter._session.runs import RUNNING, RunCall
+from langchain_toolrouter._session.pauses import (
+    ALREADY_PAUSED,
+    ROUNDS,
+    check_can_pause,
+    pause,
+    pause_task,
+)
+from langchain_toolrouter._session.runs import RunCall
 from langchain_toolrouter.types import ToolOutcome
 
 __all__ = ["Answered", "asked", "input_payload", "resumed"]
@@ -84,24 +90,9 @@ async def asked(
     if run is None:
         check_can_pause()
         return await answered(responses(pause(payload), payload, prefix), state)
-    joined = ROUNDS.join(run.task_key, payload, late_possible=face.loop is not None)
-    if joined is None:  # this task paused once already: the model reads what is asked
+    answer = await pause_task(face, run, payload, kind="input", prefix=prefix, request_state=state)
+    if answer is ALREADY_PAUSED:  # the model reads what is asked
         return outcome
-    record = {
-        "state": "paused",
-        "kind": "input",
-        "round": joined.round.id,
-        "late": joined.late,
-        "request": payload,
-        "prefix": prefix,
-        "request_state": state,
-    }
-    await run.write(face, record)
-    RUNNING.settle(run)
-    if face.loop is not None:  # an async task raises at the first pause: let all join it
-        await RUNNING.quiet(run)
-    joined.round.raised = True
-    answer = pause(joined.round.payload)  # pauses the run (the first time)
     return await answered(responses(answer, payload, prefix), state)
 
 

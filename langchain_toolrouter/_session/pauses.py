@@ -21,6 +21,7 @@ from typing import Any
 from langchain_toolrouter._exceptions import ConfigurationError
 from langchain_toolrouter._langgraph import NotInGraphRunError, interrupt, run_facts
 from langchain_toolrouter._session.faces import Face
+from langchain_toolrouter._session.runs import RUNNING, RunCall
 
 __all__ = ["NEEDS_LANGGRAPH", "NOT_IN_GRAPH", "ROUNDS", "check_can_pause", "merged", "pause"]
 
@@ -180,3 +181,31 @@ def merged(payload: Mapping[str, Any], other: Mapping[str, Any]) -> dict[str, An
     elif other.get("type") != payload.get("type"):
         result["type"] = "several"
     return result
+
+
+class _AlreadyPaused:
+    """The task paused once already: the call answers the model instead of pausing again."""
+
+
+ALREADY_PAUSED = _AlreadyPaused()
+
+
+async def pause_task(
+    face: Face, run: RunCall, payload: dict[str, Any], **facts: Any
+) -> Any | _AlreadyPaused:
+    """Pause the run for this call, in its task's one round, and return the user's answer.
+
+    The pause goes into the run's ledger first (with `facts`), so the call, replayed on resume,
+    reads the answer instead of asking again. The calls of an async task wait for one another
+    to reach their pauses, so all join the one interrupt the first raises.
+    """
+    joined = ROUNDS.join(run.task_key, payload, late_possible=face.loop is not None)
+    if joined is None:
+        return ALREADY_PAUSED
+    record = {"state": "paused", **facts, "round": joined.round.id, "late": joined.late}
+    await run.write(face, {**record, "request": payload})
+    RUNNING.settle(run)
+    if face.loop is not None:
+        await RUNNING.quiet(run)
+    joined.round.raised = True
+    return pause(joined.round.payload)  # pauses the run (the first time)

@@ -12,7 +12,7 @@ Error slugs and codes the service does not document (`ToolRouterV2_SessionNotFou
 `Emulator_*` slugs, ...) are the emulator's own: match on the HTTP status or the error
 class, not on those numbers, when code must also run against the real service.
 
-Needs `starlette`, `uvicorn`, `bm25s`, `jsonschema` and `mcp`: `pip install
+Needs `starlette`, `uvicorn`, `wordllama`, `numpy`, `jsonschema` and `mcp`: `pip install
 "langchain-toolrouter[emulator]"`; without them, the first name taken from this package raises
 an `ImportError` saying so (the package itself imports, so the command can say it in one line).
 The library's runtime path never imports this package.
@@ -21,6 +21,7 @@ The library's runtime path never imports this package.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -81,14 +82,25 @@ _HOMES = {
 }
 
 
+def _findable(name: str) -> bool:
+    """Whether `import name` would find a module (a `None` in `sys.modules` blocks it)."""
+    if name in sys.modules:
+        return sys.modules[name] is not None
+    return importlib.util.find_spec(name) is not None
+
+
 def require_extra() -> None:
     """Raise an `ImportError` naming the extra to install when one of its packages is missing."""
     try:
-        import bm25s  # noqa: F401
         import jsonschema  # noqa: F401
         import mcp  # noqa: F401
+        import numpy  # noqa: F401
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
+
+        # Found, not imported: importing it configures the root logger (see `semantic`).
+        if not _findable("wordllama"):
+            raise ModuleNotFoundError("No module named 'wordllama'", name="wordllama")
     except ImportError as exc:
         package = (exc.name or "").split(".")[0]
         if isinstance(exc, ModuleNotFoundError) or not package:

@@ -1,4 +1,5 @@
-"""The tools a session lists (`GET .../tools`, MCP `tools/list`), built once and reused.
+"""The tools a session lists (`GET .../tools`, MCP `tools/list`) and may use, built once and
+reused.
 
 A tool's listing item depends on the catalog tool alone, so its JSON (and its encoding) is built
 once per app; the list of a session's tools depends on its config, so it is kept per session and
@@ -12,17 +13,21 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from langchain_toolrouter.emulator.policy import meta_tools, preloaded_tools
+from langchain_toolrouter.emulator.policy import allowed_tools, meta_tools, preloaded_tools
 from langchain_toolrouter.emulator.presenters import dump, meta_tool_item, tool_item
 from langchain_toolrouter.emulator.store import SessionRecord, Store
+from langchain_toolrouter.wire.models import SessionConfig
 
 if TYPE_CHECKING:
     from langchain_toolrouter.emulator.catalog import Catalog
 
-__all__ = ["SessionTools", "ToolListings", "encode"]
+__all__ = ["Allowed", "SessionTools", "ToolListings", "encode"]
+
+T = TypeVar("T")
 
 
 def encode(value: Any) -> bytes:
@@ -41,12 +46,21 @@ class SessionTools:
     encoded: list[bytes]
 
 
+@dataclass(frozen=True)
+class Allowed:
+    """The catalog tools a session may use (slugs) and their toolkits."""
+
+    tools: frozenset[str]
+    toolkits: frozenset[str]
+
+
 class ToolListings:
     """Listing items by tool slug, and each recent session's list of them (a bounded LRU)."""
 
     def __init__(self, sessions_kept: int = 64) -> None:
         self._items: dict[str, tuple[dict[str, Any], bytes]] = {}
         self._sessions: OrderedDict[tuple[str, int], SessionTools] = OrderedDict()
+        self._allowed: OrderedDict[tuple[str, int], Allowed] = OrderedDict()
         self._sessions_kept = sessions_kept
         self._lock = threading.Lock()
 
@@ -61,22 +75,46 @@ class ToolListings:
             built = self._items[slug] = (item, encode(item))
         return built
 
-    def session(self, catalog: Catalog, store: Store, record: SessionRecord) -> SessionTools:
-        """The session's tools as `GET .../tools` lists them: meta tools, then preloaded app
-        tools."""
+    def _per_version(
+        self,
+        kept: OrderedDict[tuple[str, int], T],
+        store: Store,
+        record: SessionRecord,
+        build: Callable[[SessionConfig], T],
+    ) -> T:
+        """What `build` makes of the session's config, kept per session and config version."""
         with store.lock:  # the config and its version of one moment
             key = (record.id, record.config_version)
             config = record.config
         with self._lock:
-            cached = self._sessions.get(key)
+            cached = kept.get(key)
             if cached is not None:
-                self._sessions.move_to_end(key)
+                kept.move_to_end(key)
                 return cached
-        slugs = meta_tools(config) + [t.slug for t in preloaded_tools(config, catalog)]
+        value = build(config)
         with self._lock:
-            built = [self._item(catalog, slug) for slug in slugs]
-            tools = SessionTools([item for item, _ in built], [data for _, data in built])
-            self._sessions[key] = tools
-            while len(self._sessions) > self._sessions_kept:
-                self._sessions.popitem(last=False)
-        return tools
+            kept[key] = value
+            while len(kept) > self._sessions_kept:
+                kept.popitem(last=False)
+        return value
+
+    def session(self, catalog: Catalog, store: Store, record: SessionRecord) -> SessionTools:
+        """The session's tools as `GET .../tools` lists them: meta tools, then preloaded app
+        tools."""
+
+        def build(config: SessionConfig) -> SessionTools:
+            slugs = meta_tools(config) + [t.slug for t in preloaded_tools(config, catalog)]
+            with self._lock:
+                built = [self._item(catalog, slug) for slug in slugs]
+            return SessionTools([item for item, _ in built], [data for _, data in built])
+
+        return self._per_version(self._sessions, store, record, build)
+
+    def allowed(self, catalog: Catalog, store: Store, record: SessionRecord) -> Allowed:
+        """The catalog tools the session's config allows, read once per config version."""
+
+        def build(config: SessionConfig) -> Allowed:
+            tools = allowed_tools(config, catalog)
+            return Allowed(frozenset(t.slug for t in tools), frozenset(t.toolkit for t in tools))
+
+        return self._per_version(self._allowed, store, record, build)

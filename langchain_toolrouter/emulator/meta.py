@@ -1,6 +1,6 @@
 """The meta tools (`COMPOSIO_*`) with real behaviour, and the search operation they share.
 
-Search ranks the session's allowed catalog tools and its custom tools with BM25; multi-execute
+Search ranks the session's allowed catalog tools and its custom tools with BM25F; multi-execute
 runs each item through the same path as `/execute`; manage-connections starts the emulator's
 connect flow; wait-for-connections polls until accounts are ACTIVE. The remote workbench and bash
 tools need a sandbox the emulator does not have: they answer an in-band failure saying so.
@@ -26,9 +26,9 @@ from langchain_toolrouter.emulator.execution import (
     session_accounts,
     usable_accounts,
 )
-from langchain_toolrouter.emulator.policy import allowed_tools, meta_tools
+from langchain_toolrouter.emulator.policy import meta_tools
 from langchain_toolrouter.emulator.presenters import dump
-from langchain_toolrouter.emulator.search import SearchDocument, match_use_case
+from langchain_toolrouter.emulator.search import SearchIndex, match_use_case, tool_document
 from langchain_toolrouter.emulator.store import iso, utc_now
 from langchain_toolrouter.wire.models import (
     SearchConnectionStatus,
@@ -49,13 +49,23 @@ RELATED_LIMIT = 5
 # --------------------------------------------------------------------------- search
 
 
-def _documents(scope: SessionScope) -> list[SearchDocument]:
-    docs = [
-        SearchDocument(t.slug, t.toolkit, t.name, t.description)
-        for t in allowed_tools(scope.record.config, scope.state.catalog)
+def _searchable(scope: SessionScope) -> tuple[SearchIndex, frozenset[str], frozenset[str]]:
+    """The index of the catalog and the session's custom tools; the slugs and the toolkits of
+    the tools the session may use (its config read once per version)."""
+    state = scope.state
+    customs = [
+        tool_document(c.slug, c.toolkit, c.name, c.description, c.input_schema)
+        for c in scope.customs
     ]
-    docs += [SearchDocument(c.slug, c.toolkit, c.name, c.description) for c in scope.customs]
-    return docs
+    index = state.search.index(customs, base=state.search.catalog_documents(state.catalog))
+    allowed = state.listings.allowed(state.catalog, state.store, scope.record)
+    if not customs:
+        return index, allowed.tools, allowed.toolkits
+    return (
+        index,
+        allowed.tools | {c.slug for c in scope.customs},
+        allowed.toolkits | {c.toolkit for c in scope.customs},
+    )
 
 
 def _schema_of(
@@ -116,7 +126,7 @@ def run_search(
     scope: SessionScope, queries: list[SearchQuery], workflow: dict[str, Any] | None = None
 ) -> SearchResponse:
     """The search response for `queries` (one result per query, in order)."""
-    documents = _documents(scope)
+    found_in, allowed, toolkits = _searchable(scope)
     results: list[SearchResult] = []
     schemas: dict[str, SearchToolSchema] = {}
     toolkits_seen: list[str] = []
@@ -124,9 +134,10 @@ def run_search(
     names.update({c.toolkit: c.toolkit for c in scope.customs if c.toolkit not in names})
     for index, query in enumerate(queries, start=1):
         match = match_use_case(
-            scope.state.search,
-            documents,
+            found_in,
             query.use_case,
+            allowed=allowed,
+            toolkits=toolkits,
             known_fields=query.known_fields or "",
             toolkit_names=names,
             primary_limit=PRIMARY_LIMIT,

@@ -36,14 +36,7 @@ META_TOOLS = (
 
 def toolkit_allowed(config: SessionConfig, toolkit: str) -> bool:
     """Whether the session's toolkit allow/deny list lets `toolkit` through."""
-    rule = config.toolkits
-    if rule is None:
-        return True
-    if rule.enabled is not None:
-        return toolkit in {t.lower() for t in rule.enabled}
-    if rule.disabled is not None:
-        return toolkit not in {t.lower() for t in rule.disabled}
-    return True
+    return _Rules(config).toolkit(toolkit)
 
 
 def _tags_pass(tags: TagsConfig | None, tool_tags: tuple[str, ...]) -> bool:
@@ -54,29 +47,57 @@ def _tags_pass(tags: TagsConfig | None, tool_tags: tuple[str, ...]) -> bool:
     return not (tags.disabled and set(tags.disabled) & set(tool_tags))
 
 
+class _Rules:
+    """A session config's allow and deny lists, read once (lower-cased toolkit slugs,
+    upper-cased tool slugs) and then asked about any number of tools."""
+
+    def __init__(self, config: SessionConfig) -> None:
+        self.config = config
+        rule = config.toolkits
+        self.enabled: frozenset[str] | None = None
+        self.disabled: frozenset[str] | None = None
+        if rule is not None and rule.enabled is not None:
+            self.enabled = frozenset(t.lower() for t in rule.enabled)
+        elif rule is not None and rule.disabled is not None:
+            self.disabled = frozenset(t.lower() for t in rule.disabled)
+        self.per_toolkit = {key.lower(): value for key, value in (config.tools or {}).items()}
+        self.tool_lists = {
+            key: (
+                None if value.enabled is None else frozenset(s.upper() for s in value.enabled),
+                frozenset(s.upper() for s in value.disabled or ()),
+            )
+            for key, value in self.per_toolkit.items()
+        }
+
+    def toolkit(self, toolkit: str) -> bool:
+        if self.enabled is not None:
+            return toolkit in self.enabled
+        return self.disabled is None or toolkit not in self.disabled
+
+    def __call__(self, tool: CatalogTool) -> bool:
+        if not self.toolkit(tool.toolkit):
+            return False
+        per_toolkit = self.per_toolkit.get(tool.toolkit)
+        if per_toolkit is not None:
+            enabled, disabled = self.tool_lists[tool.toolkit]
+            if enabled is not None:
+                return tool.slug in enabled
+            if tool.slug in disabled:
+                return False
+            if per_toolkit.tags is not None:
+                return _tags_pass(per_toolkit.tags, tool.tags)
+        return _tags_pass(self.config.tags, tool.tags)
+
+
 def tool_allowed(config: SessionConfig, tool: CatalogTool) -> bool:
     """Whether the session may use a catalog tool (search, execute, schemas, preload)."""
-    if not toolkit_allowed(config, tool.toolkit):
-        return False
-    per_toolkit = None
-    for key, value in (config.tools or {}).items():
-        if key.lower() == tool.toolkit:
-            per_toolkit = value
-    if per_toolkit is not None:
-        if per_toolkit.enabled is not None:
-            return tool.slug in {s.upper() for s in per_toolkit.enabled}
-        if per_toolkit.disabled is not None and tool.slug in {
-            s.upper() for s in per_toolkit.disabled
-        }:
-            return False
-        if per_toolkit.tags is not None:
-            return _tags_pass(per_toolkit.tags, tool.tags)
-    return _tags_pass(config.tags, tool.tags)
+    return _Rules(config)(tool)
 
 
 def allowed_tools(config: SessionConfig, catalog: Catalog) -> list[CatalogTool]:
-    """Every catalog tool the session may use, in catalog order."""
-    return [tool for tool in catalog.tools.values() if tool_allowed(config, tool)]
+    """Every catalog tool the session may use, in catalog order (the config read once)."""
+    allows = _Rules(config)
+    return [tool for tool in catalog.tools.values() if allows(tool)]
 
 
 def preloaded_tools(config: SessionConfig, catalog: Catalog) -> list[CatalogTool]:

@@ -581,18 +581,27 @@ def _multi_outcomes(ok: bool, data: Any, error: str, count: int) -> list[tuple[b
 
 
 def _match_bound_tools(intents: Iterable[Intent], tools: Mapping[str, Any], state: _State) -> None:
-    """Without a search tool, pick for each intent the bound tool whose words overlap most."""
+    """Without a search tool, pick for each intent the bound tool whose words overlap most.
+
+    Between tools the words rank alike, the one whose schema takes more of the intent's values
+    wins, as a model reading the schemas would choose.
+    """
     state.searched = True
     for intent in intents:
         wanted = set(_words(intent.use_case))
-        best, score = None, 0
+        best, score = None, (0, 0)
         for name, spec in tools.items():
             if name.startswith("COMPOSIO_"):
                 continue
             have = set(_words(name)) | set(_words(spec.get("description", "")))
             overlap = len(wanted & have)
-            if overlap > score:
-                best, score = name, overlap
+            if not overlap:
+                continue
+            properties = (spec.get("parameters") or {}).get("properties")
+            names = properties if isinstance(properties, dict) else {}
+            placed = sum(1 for key in names if _match(key, intent.values) is not None)
+            if (overlap, placed) > score:
+                best, score = name, (overlap, placed)
         if best is not None:
             state.slug_for[intent.key] = best
             state.schemas[best] = tools[best].get("parameters") or {}

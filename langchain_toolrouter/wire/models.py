@@ -852,10 +852,14 @@ class ToolPage(_Page):
 # --------------------------------------------------------------------------- search
 
 
+MAX_USE_CASE = 1024
+"""The most characters the service reads of one search query's use case."""
+
+
 class SearchQuery(WireModel):
     """One use case to search tools for."""
 
-    use_case: str = Field(min_length=1, max_length=1024)
+    use_case: str = Field(min_length=1, max_length=MAX_USE_CASE)
     known_fields: str | None = Field(default=None, max_length=500)
 
 

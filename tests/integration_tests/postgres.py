@@ -3,7 +3,9 @@ processes, a checkpointer that outlives a process).
 
 `postgres_dsn` starts a cluster in a temporary folder on a free loopback port (as the
 `postgres` user when the tests run as root: initdb refuses root), and removes it at the end.
-Without the server programs, the tests that use it are skipped, saying so.
+Without the server programs, the tests that use it are skipped, saying so. `kept` and
+`persistence` give a test the checkpointer and store a restarted process opens, in memory and in
+Postgres.
 """
 
 from __future__ import annotations
@@ -15,9 +17,13 @@ import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.store.memory import InMemoryStore
 
 
 def _binary(name: str) -> str | None:
@@ -68,3 +74,31 @@ def postgres_dsn() -> Iterator[str]:
             [*run, pg_ctl, "-D", str(data), "-m", "immediate", "stop"], capture_output=True
         )
         shutil.rmtree(root, ignore_errors=True)
+
+
+@contextmanager
+def persistence(kind: str, dsn: str | None) -> Iterator[tuple[Any, Any]]:
+    """A checkpointer and a store as one process opens them: in memory (kept by the test), or
+    new connections to a real Postgres."""
+    if kind == "memory":
+        yield MEMORY
+        return
+    from langgraph.checkpoint.postgres import PostgresSaver
+    from langgraph.store.postgres import PostgresStore
+
+    assert dsn is not None
+    with PostgresSaver.from_conn_string(dsn) as saver, PostgresStore.from_conn_string(dsn) as store:
+        saver.setup()
+        store.setup()
+        yield saver, store
+
+
+MEMORY = (InMemorySaver(), InMemoryStore())
+
+
+@pytest.fixture(params=["memory", "postgres"])
+def kept(request: pytest.FixtureRequest) -> tuple[str, str | None]:
+    """What `persistence` opens: in memory, then a real Postgres (a test runs once with each)."""
+    if request.param == "memory":
+        return "memory", None
+    return "postgres", request.getfixturevalue("postgres_dsn")

@@ -11,6 +11,8 @@ LangGraph runs it again.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +23,6 @@ from langchain_core.messages import BaseMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode, tools_condition
-from langgraph.store.memory import InMemoryStore
 from langgraph.types import Command
 
 from langchain_toolrouter import ToolRouter
@@ -29,6 +30,7 @@ from langchain_toolrouter.emulator import EmulatorServer
 from langchain_toolrouter.errors import ConfigurationError, UserMismatchError
 from tests.chat_models import Reactive, calls, requests_by_text
 from tests.integration_tests.agents import tool_messages
+from tests.integration_tests.postgres import kept, persistence, postgres_dsn  # noqa: F401
 from tests.unit_tests.langchain.loopback import make_router, server  # noqa: F401 - fixture
 
 REPO = "GITHUB_CREATE_A_REPOSITORY_FOR_THE_AUTHENTICATED_USER"
@@ -268,27 +270,27 @@ async def test_one_tool_node_turn_needing_two_accounts_shows_both_links_once(
     assert len(ran) == 3  # each call once: the notes one was not run again on resume
 
 
-def test_a_restart_between_pause_and_resume_runs_nothing_twice(server: EmulatorServer) -> None:
+def test_a_restart_between_pause_and_resume_runs_nothing_twice(
+    server: EmulatorServer, kept: tuple[str, str | None]
+) -> None:
     """A new router, tool list and graph (a new process) sharing the checkpointer and the
-    store: the notes call that ran before the pause is answered from its record."""
-    saver, store = InMemorySaver(), InMemoryStore()
+    store (a real Postgres among them): the notes call that ran before the pause is answered
+    from its record."""
     run = thread(new_user())
 
-    def app_in_a_new_process() -> tuple[ToolRouter, Any]:
+    @contextmanager
+    def app_in_a_new_process() -> Iterator[Any]:
         router = make_router(server, on_connection_required="interrupt", connection_timeout=5)
-        tools = router.per_user_tools(session_store=store, **OPTIONS)
-        return router, tool_node_app(tools, checkpointer=saver, store=store)
+        with router, persistence(*kept) as (saver, store):
+            tools = router.per_user_tools(session_store=store, **OPTIONS)
+            yield tool_node_app(tools, checkpointer=saver, store=store)
 
-    first, app = app_in_a_new_process()
-    payload = paused(app.invoke({"messages": [("user", "make and mail")]}, run))
-    first.close()
+    with app_in_a_new_process() as app:
+        payload = paused(app.invoke({"messages": [("user", "make and mail")]}, run))
     for url in payload["redirect_urls"].values():
         httpx.get(url)
-    second, app = app_in_a_new_process()
-    try:
+    with app_in_a_new_process() as app:
         result = app.invoke(Command(resume=True), run)
-    finally:
-        second.close()
     assert all(m.status == "success" for m in tool_messages(result)), tool_messages(result)
     sets = [
         r

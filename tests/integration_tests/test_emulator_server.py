@@ -256,6 +256,7 @@ def test_a_failed_start_leaves_a_stopped_server_that_can_retry() -> None:
 
 
 def test_a_stop_from_another_thread_during_start_waits_for_it() -> None:
+    before = set(threading.enumerate())
     failures: list[BaseException] = []
     for delay in (0.0, 0.0005, 0.001, 0.002, 0.003, 0.005):
         server = EmulatorServer()
@@ -277,7 +278,7 @@ def test_a_stop_from_another_thread_during_start_waits_for_it() -> None:
         server.stop()
         assert "stopped" in repr(server)
     assert failures == []
-    assert not [t for t in threading.enumerate() if t.name == "toolrouter-emulator"]
+    assert not _new_threads(before)
 
 
 @pytest.mark.parametrize(

@@ -78,32 +78,22 @@ def server() -> Iterator[EmulatorServer]:
         yield running
 
 
-@pytest.fixture(scope="module")
-def langgraph_server(
-    server: EmulatorServer, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    """`langgraph dev` serving the agent above, against the emulator; its URL (one server for
-    the module: it takes seconds to start)."""
-    tmp_path = tmp_path_factory.mktemp("langgraph-app")
+EXAMPLE = ROOT / "examples" / "langgraph-server"
+
+
+def _serve(app: Path, emulator: EmulatorServer, tmp_path: Path) -> Iterator[str]:
+    """`langgraph dev` serving the app folder `app`, against the emulator; its URL."""
     cli = shutil.which("langgraph", path=str(Path(sys.executable).parent)) or shutil.which(
         "langgraph"
     )
     if cli is None:
         pytest.skip("the langgraph CLI is not installed: pip install 'langgraph-cli[inmem]'")
-    (tmp_path / "agent_graph.py").write_text(GRAPH)
-    (tmp_path / "agent_auth.py").write_text(AUTH)
-    config = {
-        "dependencies": ["."],
-        "graphs": {"agent": "./agent_graph.py:graph"},
-        "auth": {"path": "./agent_auth.py:auth"},
-    }
-    (tmp_path / "langgraph.json").write_text(json.dumps(config))
     port = _free_port()
     env = {
         **os.environ,
-        "COMPOSIO_BASE_URL": server.base_url,
-        "COMPOSIO_API_KEY": server.api_key,
-        "PYTHONPATH": os.pathsep.join([str(ROOT), str(tmp_path)]),
+        "COMPOSIO_BASE_URL": emulator.base_url,
+        "COMPOSIO_API_KEY": emulator.api_key,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), str(app)]),
         # Nothing may reach the internet: no analytics, no tracing, no studio.
         "LANGGRAPH_CLI_NO_ANALYTICS": "1",
         "LANGSMITH_TRACING": "false",
@@ -111,10 +101,11 @@ def langgraph_server(
         "LANGSMITH_API_KEY": "",
         "DO_NOT_TRACK": "1",
     }
+    env.pop("AGENT_MODEL", None)
     log = (tmp_path / "server.log").open("wb")
     process = subprocess.Popen(
         [cli, "dev", "--no-browser", "--no-reload", "--port", str(port), "--host", "127.0.0.1"],
-        cwd=tmp_path,
+        cwd=app,
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -143,6 +134,49 @@ def langgraph_server(
             process.kill()
             process.wait(5)
         log.close()
+
+
+@pytest.fixture(scope="module")
+def langgraph_server(
+    server: EmulatorServer, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """The test app above, served (one server for the module: it takes seconds to start)."""
+    app = tmp_path_factory.mktemp("langgraph-app")
+    (app / "agent_graph.py").write_text(GRAPH)
+    (app / "agent_auth.py").write_text(AUTH)
+    config = {
+        "dependencies": ["."],
+        "graphs": {"agent": "./agent_graph.py:graph"},
+        "auth": {"path": "./agent_auth.py:auth"},
+    }
+    (app / "langgraph.json").write_text(json.dumps(config))
+    yield from _serve(app, server, tmp_path_factory.mktemp("served"))
+
+
+@pytest.fixture(scope="module")
+def example_server(
+    server: EmulatorServer, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """The repository's example app (examples/langgraph-server), served as it is from a copy
+    (`langgraph dev` keeps its state in the folder it serves)."""
+    app = tmp_path_factory.mktemp("example") / "app"
+    shutil.copytree(EXAMPLE, app, ignore=shutil.ignore_patterns(".langgraph_api", "__pycache__"))
+    yield from _serve(app, server, tmp_path_factory.mktemp("example-log"))
+
+
+def test_the_example_app_serves_each_user_and_refuses_another_id(
+    example_server: str, server: EmulatorServer
+) -> None:
+    with client_as(example_server, "token-alice") as alice:
+        thread = alice.threads.create()["thread_id"]
+        done = run(alice, thread, "save my name")
+        assert done["messages"][-1]["content"] == "Saved.", done
+        assert done["toolrouter_tools"]  # the middleware's tools, loaded in the thread
+        other = alice.threads.create()["thread_id"]
+        with pytest.raises(Exception, match=r"UserMismatchError"):
+            run(alice, other, "save my name", config={"configurable": {"user_id": "dave"}})
+    assert "alice" in {r.user_id for r in server.store.sessions.values()}
+    assert "dave" not in {r.user_id for r in server.store.sessions.values()}
 
 
 def client_as(url: str, token: str) -> Any:
@@ -180,7 +214,6 @@ def acts_only_as_dave(dave: Any, server: EmulatorServer) -> None:
     assert [
         r for r in list(server.log)[before:] if r.operation in ("execute", "create_session")
     ] == []
-    assert "alice" not in {r.user_id for r in server.store.sessions.values()}
 
 
 def test_a_served_run_pauses_for_its_users_link_and_resumes_once(

@@ -8,6 +8,8 @@ service asks for and approvals, sync and async, across a restart.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +19,6 @@ from langchain.agents import create_agent
 from langchain.agents.middleware import HumanInTheLoopMiddleware, ToolRetryMiddleware
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.store.memory import InMemoryStore
 from langgraph.types import Command
 
 from langchain_toolrouter import ToolRouter, ToolRouterMiddleware
@@ -26,6 +27,7 @@ from langchain_toolrouter.errors import ConnectError, RateLimitError, ToolRouter
 from langchain_toolrouter.middleware import retry_on
 from tests.chat_models import Reactive, calls, requests_by_text
 from tests.integration_tests.agents import tool_messages
+from tests.integration_tests.postgres import kept, persistence, postgres_dsn  # noqa: F401
 from tests.unit_tests.langchain.loopback import make_router, server  # noqa: F401 - fixture
 
 REPO = "GITHUB_CREATE_A_REPOSITORY_FOR_THE_AUTHENTICATED_USER"
@@ -124,7 +126,7 @@ async def test_two_users_one_agent_typed_tools_picked_per_message(
     assert KV_SET in BOUND[0]
     assert all(not name.startswith("COMPOSIO_") for names in BOUND for name in names)
     assert len(BOUND[0]) <= 8  # top_k: the rest of the catalog never reaches the model
-    assert saved["toolrouter_tools"][0] == KV_SET
+    assert KV_SET in saved["toolrouter_tools"]  # kept in the thread for later turns
 
     again = await ask("read my name from my notes", by_config)
     assert '"value":"me"' in str(answer_of(again, KV_GET).content)
@@ -142,6 +144,29 @@ def test_one_search_per_user_message_whatever_the_model_calls(
     before = sum(1 for r in server.log if r.operation == "search")
     agent.invoke({"messages": [("user", "save my name in my notes")]}, run)  # 2 model calls
     assert sum(1 for r in server.log if r.operation == "search") - before == 1
+
+
+def test_a_user_message_longer_than_a_search_query_is_searched_by_its_start(
+    irouter: ToolRouter, server: EmulatorServer
+) -> None:
+    """The service reads at most 1,024 characters of a use case: a longer message is cut at a
+    word, not refused, and its turn runs."""
+    long = "save my name in my notes " + "and please be careful about it " * 200
+    agent = create_agent(
+        Seeing(
+            reply=lambda messages: (
+                TURNS["save my name in my notes"]
+                if not isinstance(messages[-1], ToolMessage)
+                else AIMessage(content="done")
+            )
+        ),
+        middleware=[ToolRouterMiddleware(irouter, toolkits=["notes"])],
+        checkpointer=InMemorySaver(),
+    )
+    result = agent.invoke({"messages": [("user", long)]}, thread(new_user()))
+    assert answer_of(result, KV_SET).status == "success"
+    searched = [r for r in server.log if r.operation == "search"][-1]
+    assert searched.status == 200
 
 
 @pytest.mark.parametrize("face", ["sync", "async"])
@@ -239,37 +264,38 @@ def test_destructive_tools_wait_for_approval(irouter: ToolRouter, server: Emulat
     assert '"value":"you"' in str(answer_of(done, KV_SET).content)
 
 
-def test_a_restart_keeps_the_loaded_tools_and_runs_the_call_once(server: EmulatorServer) -> None:
-    """A new router and agent (a new process) sharing the checkpointer and the store: the
-    tools loaded in the thread are still the model's, and the paused call runs once."""
-    saver, store = InMemorySaver(), InMemoryStore()
+def test_a_restart_keeps_the_loaded_tools_and_runs_the_call_once(
+    server: EmulatorServer, kept: tuple[str, str | None]
+) -> None:
+    """A new router and agent in a new process, sharing the checkpointer and the store (a real
+    Postgres among them): the tools loaded in the thread are still the model's, and the paused
+    call runs once."""
     run = thread(new_user())
 
-    def agent_in_a_new_process() -> tuple[ToolRouter, Any]:
+    @contextmanager
+    def agent_in_a_new_process() -> Iterator[Any]:
         router = make_router(server, on_connection_required="interrupt", connection_timeout=5)
-        middleware = ToolRouterMiddleware(router, toolkits=["github", "notes"], session_store=store)
-        agent = create_agent(
-            Seeing(reply=requests_by_text(TURNS)),
-            middleware=[middleware],
-            checkpointer=saver,
-            store=store,
-        )
-        return router, agent
+        with router, persistence(*kept) as (saver, store):
+            middleware = ToolRouterMiddleware(
+                router, toolkits=["github", "notes"], session_store=store
+            )
+            yield create_agent(
+                Seeing(reply=requests_by_text(TURNS)),
+                middleware=[middleware],
+                checkpointer=saver,
+                store=store,
+            )
 
-    first, agent = agent_in_a_new_process()
-    paused = agent.invoke({"messages": [("user", "create a github repository named hello")]}, run)
-    request = paused["__interrupt__"][0].value
-    first.close()
+    with agent_in_a_new_process() as agent:
+        asked = {"messages": [("user", "create a github repository named hello")]}
+        request = agent.invoke(asked, run)["__interrupt__"][0].value
     httpx.get(request["redirect_urls"]["github"])
-    second, agent = agent_in_a_new_process()
-    try:
+    with agent_in_a_new_process() as agent:
         done = agent.invoke(Command(resume=True), run)
         assert answer_of(done, REPO).status == "success", answer_of(done, REPO).content
         BOUND.clear()
         agent.invoke({"messages": [("user", "save my name in my notes")]}, run)
         assert REPO in BOUND[0]  # loaded in the first process, bound in the second
-    finally:
-        second.close()
     runs = [
         r.status for r in server.log if r.operation == "execute" and request["session_id"] in r.path
     ]

@@ -45,7 +45,7 @@ def _loaded_after(statement: str) -> set[str]:
     return set(out.split())
 
 
-EMULATOR = ("langchain_toolrouter.emulator", "starlette", "uvicorn", "bm25s")
+EMULATOR = ("langchain_toolrouter.emulator", "starlette", "uvicorn", "wordllama", "numpy")
 
 
 def test_runtime_import_never_loads_the_emulator_the_demo_or_the_test_helpers() -> None:

@@ -54,3 +54,18 @@ def test_the_set_up_is_two_commands_a_demo_and_a_check_with_the_quick_one_beside
     prose = setup.split("```", 2)[2].split("\n## ", 1)[0]
     assert "`python -m pytest tests`" in prose  # the quick command, for the tests alone
     assert "minutes" in prose  # how long the whole check takes
+
+
+def test_the_quickstart_is_short() -> None:
+    """The Quickstart: one agent for every user in at most 25 lines of code (the docs test
+    runs it against the emulator), with no helper for the reader to write."""
+    readme = long_description()
+    section = readme[
+        readme.index("## Quickstart") : readme.index("## ", readme.index("## Quickstart") + 3)
+    ]
+    (code,) = re.findall(r"```python\n(.*?)```", section, flags=re.S)
+    lines = [
+        line for line in code.splitlines() if line.strip() and not line.strip().startswith("#")
+    ]
+    assert len(lines) <= 25, len(lines)
+    assert "def " not in code

@@ -53,3 +53,23 @@ def test_an_intent_refuses_what_the_model_could_not_use(
 def test_a_plan_the_model_could_not_follow_is_refused(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises((TypeError, ValueError), match=message):
         ScriptedChatModel(**kwargs)
+
+
+def test_between_bound_tools_alike_in_words_the_model_picks_the_one_its_values_fit() -> None:
+    def set_value(key: str, value: str) -> str:
+        """Save a value in the notes."""
+        return key
+
+    def create_note(title: str, content: str) -> str:
+        """Save a note in the notes."""
+        return title
+
+    for tools in ([set_value, create_note], [create_note, set_value]):
+        model = ScriptedChatModel(
+            stages=[[Intent("note", "save a note", {"title": "Plan", "content": "Start"})]]
+        ).bind_tools(tools)
+        (call,) = model.invoke("Save a note").tool_calls
+        assert (call["name"], call["args"]) == (
+            "create_note",
+            {"title": "Plan", "content": "Start"},
+        )

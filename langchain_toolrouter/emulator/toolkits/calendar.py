@@ -194,8 +194,8 @@ TOOLS = (
     _tool(
         "GOOGLECALENDAR_EVENTS_LIST",
         "List Events",
-        "Lists the events on the user's primary calendar (what is on it) within a time range, "
-        "such as today or next week, or matching text, "
+        "Lists the events and meetings on the user's primary calendar (what is on it) within a "
+        "time range, such as today, tomorrow or next week, or matching text, "
         "sorted by start time.",
         ListEventsArgs,
         list_events,
@@ -206,7 +206,7 @@ TOOLS = (
     _tool(
         "GOOGLECALENDAR_DELETE_EVENT",
         "Delete Event",
-        "Deletes an event from the user's primary calendar by its id.",
+        "Deletes (cancels) an event or meeting on the user's primary calendar by its id.",
         DeleteEventArgs,
         delete_event,
         "destructiveHint",

@@ -325,7 +325,8 @@ TOOLS = (
     _tool(
         "GITHUB_LIST_REPOSITORIES_FOR_THE_AUTHENTICATED_USER",
         "List repositories for the authenticated user",
-        "Lists (shows) the repositories the authenticated user owns, sorted and paginated.",
+        "Lists (shows) the GitHub repositories (repos) the authenticated user owns, sorted and "
+        "paginated.",
         ListReposArgs,
         list_repos,
         "readOnlyHint",
@@ -335,8 +336,8 @@ TOOLS = (
     _tool(
         "GITHUB_CREATE_AN_ISSUE",
         "Create an issue",
-        "Creates a new issue in a GitHub repository (title, Markdown body, labels, assignees) "
-        "to report a bug or track a task.",
+        "Creates (opens, files) a new issue in a GitHub repository (title, Markdown body, labels, "
+        "assignees) to report a bug, request a feature or track a task.",
         CreateIssueArgs,
         create_issue,
         "openWorldHint",
@@ -344,7 +345,8 @@ TOOLS = (
     _tool(
         "GITHUB_LIST_REPOSITORY_ISSUES",
         "List repository issues",
-        "Lists issues in a GitHub repository, filtered by state (open, closed, all) and labels.",
+        "Lists issues (bugs, tasks) in a GitHub repository, filtered by state (open, closed, "
+        "all) and labels.",
         ListIssuesArgs,
         list_issues,
         "readOnlyHint",
@@ -354,7 +356,8 @@ TOOLS = (
     _tool(
         "GITHUB_GET_AN_ISSUE",
         "Get an issue",
-        "Gets one issue of a GitHub repository by its number, with title, body, state and labels.",
+        "Gets (reads) one issue of a GitHub repository by its number, with title, body, state "
+        "and labels.",
         IssueRefArgs,
         get_issue,
         "readOnlyHint",
@@ -382,7 +385,7 @@ TOOLS = (
     _tool(
         "GITHUB_LIST_ISSUE_COMMENTS",
         "List issue comments",
-        "Lists the comments on an issue of a GitHub repository, oldest first.",
+        "Lists the comments (the discussion) on an issue of a GitHub repository, oldest first.",
         ListCommentsArgs,
         list_comments,
         "readOnlyHint",

@@ -228,7 +228,8 @@ TOOLS = (
     _tool(
         "GMAIL_FETCH_EMAILS",
         "Fetch emails",
-        "Lists and searches the latest emails in the user's mailbox (inbox), newest first, filtered by labels and "
+        "Lists and searches the latest (most recent) emails in the user's mailbox (inbox), newest "
+        "first, filtered by labels and "
         "a Gmail-style query (from:, to:, subject:, is:unread, label:).",
         FetchEmailsArgs,
         fetch_emails,

@@ -113,15 +113,15 @@ TOOLS = (
     _tool(
         "NOTES_CREATE_NOTE",
         "Create note",
-        "Creates (writes down) a new note with a title, Markdown content and tags in the user's "
-        "notebook.",
+        "Creates (writes down, saves) a new note with a title, Markdown content and tags in the "
+        "user's notebook.",
         CreateNoteArgs,
         create_note,
     ),
     _tool(
         "NOTES_LIST_NOTES",
         "List notes",
-        "Lists the user's notes, pinned first, optionally by tag or matching text.",
+        "Lists or searches the user's notes, pinned first, optionally by tag or matching text.",
         ListNotesArgs,
         list_notes,
         "readOnlyHint",
@@ -148,7 +148,7 @@ TOOLS = (
     _tool(
         "NOTES_KV_SET",
         "Set key-value",
-        "Saves (stores) a JSON value under a key in the user's key-value store, replacing any "
+        "Saves (stores, remembers) a JSON value under a key in the user's key-value store, replacing any "
         "previous value.",
         KvSetArgs,
         kv_set,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from typing import Any
 
 from starlette.testclient import TestClient
@@ -32,6 +34,21 @@ def execute(
     """POST execute and return the response object."""
     body = {"tool_slug": slug, "arguments": arguments or {}, **extra}
     return client.post(f"{V31}/session/{session_id}/execute", json=body)
+
+
+def search(client: TestClient, session_id: str, *use_cases: str) -> Any:
+    """POST search with one query per use case and return the decoded answer."""
+    queries = [{"use_case": use_case} for use_case in use_cases]
+    response = client.post(f"{V31}/session/{session_id}/search", json={"queries": queries})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def run_python(code: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """`code` run by this interpreter in a process of its own (output captured)."""
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=timeout
+    )
 
 
 def asgi_get(path: str, *headers: tuple[bytes, bytes]) -> dict[str, Any]:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
+import pytest
 from starlette.testclient import TestClient
 
 import langchain_toolrouter.emulator as emulator
-from tests.unit_tests.emulator.calls import API_KEY, V31
+from tests.unit_tests.emulator.calls import API_KEY, V31, run_python
 
 
 def test_public_names() -> None:
@@ -33,29 +31,27 @@ def test_public_names() -> None:
     ]
 
 
-def _run(code: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
-
-
-def test_missing_extra_gives_an_install_hint() -> None:
+@pytest.mark.parametrize("package", ["uvicorn", "wordllama"])
+def test_missing_extra_gives_an_install_hint(package: str) -> None:
     """The package imports without the extra (so its command can say what to install in one
     line); the first name taken from it says it."""
-    result = _run(
-        "import sys; sys.modules['uvicorn'] = None; import langchain_toolrouter.emulator as e; "
+    result = run_python(
+        f"import sys; sys.modules['{package}'] = None; import langchain_toolrouter.emulator as e; "
         "e.EmulatorServer"
     )
     assert result.returncode != 0
     assert "ImportError: The Tool Router emulator needs the 'emulator' extra" in result.stderr
     assert 'pip install "langchain-toolrouter[emulator]"' in result.stderr
+    assert f"({package} is missing)" in result.stderr
 
 
 def test_library_import_does_not_load_the_emulator() -> None:
     code = (
         "import sys, langchain_toolrouter; "
-        "bad = [m for m in ('langchain_toolrouter.emulator', 'starlette', 'uvicorn', 'bm25s') if m in sys.modules]; "
+        "bad = [m for m in ('langchain_toolrouter.emulator', 'starlette', 'uvicorn', 'wordllama', 'numpy') if m in sys.modules]; "
         "print(bad)"
     )
-    result = _run(code)
+    result = run_python(code)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
 
@@ -78,8 +74,6 @@ def test_an_unclosed_sync_transport_does_not_keep_the_process_alive() -> None:
         "http = httpx.Client(transport=sync_transport(create_app()))\n"
         "print(http.get('http://emulator/api/v3/tool_router/session/x').status_code)\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
-    )
+    result = run_python(code, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "401"
