@@ -122,7 +122,7 @@ def test_the_search_and_middleware_charts_draw_from_the_shapes_they_read(tmp_pat
         "bfcl": {
             "queries": 100,
             "toolkits": 30,
-            **{who: {"class all": scores} for who in ("floor", "lexical", "ours")},
+            **{who: {"class live": scores} for who in ("floor", "lexical", "ours")},
         },
     }
     middleware = {
@@ -133,5 +133,5 @@ def test_the_search_and_middleware_charts_draw_from_the_shapes_they_read(tmp_pat
     (tmp_path / "middleware.json").write_text(json.dumps(middleware), encoding="utf-8")
     done = charts_script("search", "middleware", "--results", tmp_path, "--out", tmp_path)
     assert done.returncode == 0, done.stderr
-    assert "plain BM25" in (tmp_path / "search.svg").read_text(encoding="utf-8")
+    assert "plain BM25 (the floor)" in (tmp_path / "search.svg").read_text(encoding="utf-8")
     assert "1.1%" in (tmp_path / "middleware.svg").read_text(encoding="utf-8")
