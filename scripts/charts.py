@@ -309,13 +309,14 @@ def draw_search(plt: Any, doc: Mapping[str, Any]) -> None:
         ("ours", "ours", OURS),
     ]
     metrics = ("R@1", "R@5", "R@8", "MRR")
-    queries = need(doc, "bfcl", "ours", subset).get("queries", "?")
+    queries = need(doc, "bfcl", "ours", subset).get("queries")
+    counted = f"{queries:,} " if isinstance(queries, int) else ""
     height = 4.0
     fig, axes = _figure(
         plt,
         1,
         title="Tool search: against plain BM25",
-        subtitle=f"BFCL v4's {queries:,} live (held-out) requests over "
+        subtitle=f"BFCL v4's {counted}live (held-out) requests over "
         f"{bfcl.get('functions', 0):,} tools in {bfcl.get('toolkits', '?')} toolkits, searched "
         "through the library; the wanted function (name and parameters) among the first 1, 5, 8 "
         "answers, and MRR; %",
