@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from langchain_core.tools import ToolException
 
@@ -130,8 +130,18 @@ class ToolExecutionError(ToolRouterToolError):
         return {**self.result, "error_type": type(self).__name__}
 
 
+NotConnectedReason = Literal["needs_connection", "declined", "timed_out", "failed", "other_user"]
+
+
 class ToolNotConnectedError(ToolRouterToolError):
-    """The user has no active connection for the toolkit; `redirect_url` is where to connect."""
+    """The user has no active connection for the toolkit; `redirect_url` is where to connect.
+
+    `reason` says why nothing ran, so an app can tell the cases apart without reading text:
+    `"needs_connection"` (the user has yet to connect: show the link), `"declined"` (the user
+    said no to a pause), `"timed_out"` (not connected within the wait), `"failed"` (the account
+    ended FAILED or EXPIRED; the next call brings a new link), `"other_user"` (a paused run was
+    resumed as another user).
+    """
 
     def __init__(
         self,
@@ -141,17 +151,20 @@ class ToolNotConnectedError(ToolRouterToolError):
         toolkit: str | None,
         redirect_url: str | None,
         connected_account_id: str | None,
+        reason: NotConnectedReason = "needs_connection",
     ) -> None:
         super().__init__(message, tool=tool)
         self.toolkit = toolkit
         self.redirect_url = redirect_url
         self.connected_account_id = connected_account_id
+        self.reason: NotConnectedReason = reason
 
     def _facts(self) -> dict[str, Any]:
         return {
             "toolkit": self.toolkit,
             "redirect_url": self.redirect_url,
             "connected_account_id": self.connected_account_id,
+            "reason": self.reason,
         }
 
 

@@ -20,21 +20,35 @@ gives one compiled agent every user's Tool Router session:
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Annotated, Any, Literal
 
-from langchain.agents.middleware import (
-    AgentMiddleware,
-    AgentState,
-    ModelRequest,
-    ModelResponse,
-)
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import BaseTool, InjectedToolCallId, StructuredTool
-from langgraph.prebuilt.tool_node import ToolCallRequest
-from langgraph.runtime import Runtime
-from langgraph.types import Command, interrupt
 from typing_extensions import NotRequired
+
+try:
+    from langchain.agents.middleware import (
+        AgentMiddleware,
+        AgentState,
+        ExtendedModelResponse,
+        ModelRequest,
+        ModelResponse,
+    )
+    from langgraph.prebuilt.tool_node import ToolCallRequest
+    from langgraph.types import Command, interrupt
+except ImportError as exc:  # the [langgraph] extra is missing, or an older langchain
+    if isinstance(exc, ModuleNotFoundError) and (exc.name or "").split(".")[0] not in (
+        "langchain",
+        "langgraph",
+    ):
+        raise
+    _msg = (
+        f"ToolRouterMiddleware needs langchain>=1.3 and langgraph ({exc}): "
+        "pip install 'langchain-toolrouter[langgraph]'"
+    )
+    raise ImportError(_msg, name=__name__) from exc
 
 from langchain_toolrouter._arguments import check_integer
 from langchain_toolrouter._exceptions import (
@@ -60,6 +74,10 @@ Select = Literal["search", "meta", "all"]
 
 MAX_KEPT = 64
 """The most tools a thread keeps loaded in its state (the newest first)."""
+
+MAX_REMEMBERED = 1024
+"""The searches made for user messages that this process remembers, for model calls retried
+before their state was saved."""
 
 
 def _kept(old: list[str] | None, new: list[str] | None) -> list[str]:
@@ -162,27 +180,61 @@ class ToolRouterMiddleware(AgentMiddleware[ToolRouterState, Any]):
         self._registry = creation.registry
         self._builder = ToolBuilder(self._rt, self._sessions.tool_call, self._registry, None)
         self._all: list[str] | None = None
+        self._searched: OrderedDict[tuple[str, str | None], list[str]] = OrderedDict()
         self.tools = [self._search_tool()] if select == "meta" else []
 
-    # ------------------------------------------------------------------ per user message
+    # ------------------------------------------------------------------ model calls
 
-    def before_model(self, state: ToolRouterState, runtime: Runtime[Any]) -> dict[str, Any] | None:
-        """On a new user message, search the user's session once (`select="search"`)."""
-        return run_sync(self._select(SyncFace(self._rt), state))
+    def wrap_model_call(
+        self,
+        request: ModelRequest[Any],
+        handler: Callable[[ModelRequest[Any]], ModelResponse[Any]],
+    ) -> ModelResponse[Any] | AIMessage | ExtendedModelResponse[Any]:
+        """The model call with the user's tools bound. On a new user message
+        (`select="search"`), one search of the user's session first: its tools join the
+        thread's state with the model's answer."""
+        tools, update = run_sync(self._for_model(SyncFace(self._rt), request.state))
+        response = handler(request.override(tools=[*request.tools, *tools]))
+        return _with_update(response, update)
 
-    async def abefore_model(
-        self, state: ToolRouterState, runtime: Runtime[Any]
-    ) -> dict[str, Any] | None:
-        """Async twin of `before_model`."""
-        return await self._select(AsyncFace(self._rt), state)
+    async def awrap_model_call(
+        self,
+        request: ModelRequest[Any],
+        handler: Callable[[ModelRequest[Any]], Awaitable[ModelResponse[Any]]],
+    ) -> ModelResponse[Any] | AIMessage | ExtendedModelResponse[Any]:
+        """Async twin of `wrap_model_call`."""
+        tools, update = await self._for_model(AsyncFace(self._rt), request.state)
+        response = await handler(request.override(tools=[*request.tools, *tools]))
+        return _with_update(response, update)
 
-    async def _select(self, face: Face, state: ToolRouterState) -> dict[str, Any] | None:
+    async def _for_model(
+        self, face: Face, state: Mapping[str, Any]
+    ) -> tuple[list[BaseTool], dict[str, Any] | None]:
+        """The tools for this model call, and the state update of a search made for it.
+
+        The search runs here rather than in a `before_model` hook: a node of its own would
+        cost every model call of every turn more than the search's bookkeeping does.
+        """
+        loaded = list(state.get("toolrouter_tools") or [])
+        update = await self._select(face, state)
+        if update is not None:
+            loaded = _kept(loaded, update.get("toolrouter_tools"))
+        return await self._tools(face, loaded), update
+
+    async def _select(self, face: Face, state: Mapping[str, Any]) -> dict[str, Any] | None:
+        """On a user message no search was made for yet, search the user's session once."""
         if self.select != "search":
             return None
         message = _last_user_message(state)
         if message is None or message.id == state.get("toolrouter_searched"):
             return None
-        found = await self._search(face, message.text)
+        key = (user_of_run(), message.id)
+        found = self._searched.get(key)
+        if found is None:  # a model call retried before its state was saved searches once
+            found = await self._search(face, message.text)
+            self._searched[key] = found
+            if len(self._searched) > MAX_REMEMBERED:
+                self._searched.popitem(last=False)
         update: dict[str, Any] = {"toolrouter_searched": message.id}
         if found:
             update["toolrouter_tools"] = found
@@ -208,30 +260,9 @@ class ToolRouterMiddleware(AgentMiddleware[ToolRouterState, Any]):
     async def _session(self, face: Face) -> SessionCalls:
         return await self._sessions.of(face, user_of_run())
 
-    # ------------------------------------------------------------------ model calls
-
-    def wrap_model_call(
-        self,
-        request: ModelRequest[Any],
-        handler: Callable[[ModelRequest[Any]], ModelResponse[Any]],
-    ) -> ModelResponse[Any] | AIMessage:
-        """The model call with the user's loaded tools bound."""
-        tools = run_sync(self._tools(SyncFace(self._rt), request.state))
-        return handler(request.override(tools=[*request.tools, *tools]))
-
-    async def awrap_model_call(
-        self,
-        request: ModelRequest[Any],
-        handler: Callable[[ModelRequest[Any]], Awaitable[ModelResponse[Any]]],
-    ) -> ModelResponse[Any] | AIMessage:
-        """Async twin of `wrap_model_call`."""
-        tools = await self._tools(AsyncFace(self._rt), request.state)
-        return await handler(request.override(tools=[*request.tools, *tools]))
-
-    async def _tools(self, face: Face, state: Mapping[str, Any]) -> list[BaseTool]:
+    async def _tools(self, face: Face, loaded: list[str]) -> list[BaseTool]:
         """The typed tools the model gets: custom tools, `always_include`, and the newest
-        loaded in the thread (schemas fetched once for any this process has not seen)."""
-        loaded = list(state.get("toolrouter_tools") or [])
+        `loaded` in the thread (schemas fetched once for any this process has not seen)."""
         if self.select == "all":
             loaded = await self._every_tool(face)
         slugs = list(dict.fromkeys([*self.always_include, *loaded[-self.keep :]]))
@@ -411,6 +442,15 @@ class ToolRouterMiddleware(AgentMiddleware[ToolRouterState, Any]):
                 "issue'); the tools found can be called right after."
             ),
         )
+
+
+def _with_update(
+    response: ModelResponse[Any], update: dict[str, Any] | None
+) -> ModelResponse[Any] | ExtendedModelResponse[Any]:
+    """The model's answer, with the state update of the search made for it."""
+    if update is None:
+        return response
+    return ExtendedModelResponse(model_response=response, command=Command(update=update))
 
 
 def _last_user_message(state: Mapping[str, Any]) -> HumanMessage | None:

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Install the comparison libraries, then run a benchmark:
-#   bash scripts/bench.sh [schema|call|search|all] [arguments...]
+#   bash scripts/bench.sh [schema|call|search|middleware|all] [arguments...]
 # `schema` (the default) runs benchmarks/bench_schema.py, `call` runs benchmarks/bench_call.py,
 # `all` runs both; the other arguments go to the benchmark (e.g. `bash scripts/bench.sh --quick
 # --json out.json`, `bash scripts/bench.sh call --quick`; with `all`, only --quick or --smoke).
-# `search` installs the BFCL v4 data (the bfcl-eval package, --no-deps: only its data files are
-# read; its pinned requirements would downgrade numpy) and runs benchmarks/bench_search.py.
+# `search` and `middleware` install the BFCL v4 data (the bfcl-eval package, --no-deps: only its
+# data files are read; its pinned requirements would downgrade numpy) and run
+# benchmarks/bench_search.py or benchmarks/bench_middleware.py; they need none of the comparison
+# libraries.
 #
 # composio 0.30 cannot be installed the ordinary way: it pins certifi>=2026.10.19, a release the
 # package index does not have, and it needs composio-client 2.0.0rc19 while our test extra pins
@@ -19,15 +21,15 @@ cd "$(dirname "$0")/.."
 
 WHICH=schema
 case "${1:-}" in
-  schema | call | search | all) WHICH="$1"; shift ;;
+  schema | call | search | middleware | all) WHICH="$1"; shift ;;
 esac
 
 PY="${PYTHON:-python}"
-if [[ "$WHICH" == search ]]; then
+if [[ "$WHICH" == search || "$WHICH" == middleware ]]; then
   printf '==> BFCL v4 data (bfcl-eval, --no-deps)\n'
   "$PY" -m pip install -qq --disable-pip-version-check --no-deps bfcl-eval
-  printf '==> search benchmark (quiet the machine first: it measures latency)\n'
-  exec "$PY" benchmarks/bench_search.py "$@"
+  printf '==> %s benchmark (quiet the machine first: it measures time)\n' "$WHICH"
+  exec "$PY" "benchmarks/bench_$WHICH.py" "$@"
 fi
 TARGET="${TOOLROUTER_BENCH_PACKAGES:-$("$PY" -c 'import sys; print(sys.prefix)')/toolrouter-bench-packages}"
 

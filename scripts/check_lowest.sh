@@ -44,6 +44,8 @@ PY
     --ignore tests/integration_tests/test_agent.py \
     --ignore tests/integration_tests/test_agent_connections.py \
     --ignore tests/integration_tests/test_agents_in_production.py \
+    --ignore tests/integration_tests/test_middleware.py \
+    --ignore tests/test_benchmark_middleware_smoke.py \
     --ignore tests/integration_tests/test_workers_sharing_a_store.py \
     --ignore tests/integration_tests/test_langgraph_server.py \
     --ignore tests/integration_tests/test_per_user_tools.py \

@@ -71,3 +71,13 @@ def run_script(
         timeout=timeout,
         check=False,
     )
+
+
+def run_benchmark(
+    script: Path, *args: str, cwd: Path, allowed: frozenset[str] = LOOPBACK, timeout: float = 180
+) -> subprocess.CompletedProcess[str]:
+    """Run a benchmark script under the runner (only `allowed` hosts) and check it exited 0
+    (else fail with the end of its output)."""
+    proc = run_script(script, *args, cwd=cwd, allowed=allowed, timeout=timeout)
+    assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout[-4000:]}\n{proc.stderr}"
+    return proc

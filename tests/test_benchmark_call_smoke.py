@@ -11,12 +11,10 @@ No time is judged.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-from tests._no_network import LOOPBACK, runner
+from tests._no_network import run_benchmark
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_call.py"
 
@@ -25,15 +23,7 @@ CONTENDERS = ("raw", "client", "bare", "tool", "araw", "aclient", "abare", "atoo
 
 def test_call_benchmark_smoke_run(tmp_path: Path) -> None:
     out = tmp_path / "calls.json"
-    proc = subprocess.run(
-        [sys.executable, "-c", runner(LOOPBACK), str(BENCH), "--smoke", "--json", str(out)],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
-    )
-    assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout[-4000:]}\n{proc.stderr}"
+    proc = run_benchmark(BENCH, "--smoke", "--json", str(out), cwd=tmp_path)
 
     doc: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
     assert doc["mode"] == "smoke"

@@ -75,7 +75,21 @@ class ToolBuilder:
         self._session_id = session_id
         self.schemas: dict[str, m.ToolSchema] = {}  # listed, by upper-case slug
         self._found: dict[str, m.SearchToolSchema] = {}  # the last schema search gave per slug
+        self._built: dict[str, tuple[object, ToolRouterTool | None]] = {}
         self.skipped: list[tuple[str, str]] = []
+
+    def _once(
+        self, slug: str, source: object, build: Callable[[], ToolRouterTool | None]
+    ) -> ToolRouterTool | None:
+        """The tool of `slug` built from `source` (a kept schema, a custom tool), built again
+        only when the source changes: converting a schema costs more than a model call's
+        bookkeeping, and agents ask for the same tools on every model call."""
+        built = self._built.get(slug)
+        if built is not None and built[0] is source:
+            return built[1]
+        tool = build()
+        self._built[slug] = (source, tool)
+        return tool
 
     def make(
         self,
@@ -118,25 +132,33 @@ class ToolBuilder:
 
     def from_schema(self, schema: m.ToolSchema) -> ToolRouterTool | None:
         """The tool of a listed schema (`/tools`, `COMPOSIO_GET_TOOL_SCHEMAS`)."""
-        return self.make(
+        return self._once(
             schema.slug,
-            schema.description,
-            schema.input_parameters,
-            toolkit=schema.toolkit.slug if schema.toolkit else None,
-            kind="meta" if is_meta(schema.slug) else "app",
-            tags=schema.tags,
-            output_schema=schema.output_parameters,
+            schema,
+            lambda: self.make(
+                schema.slug,
+                schema.description,
+                schema.input_parameters,
+                toolkit=schema.toolkit.slug if schema.toolkit else None,
+                kind="meta" if is_meta(schema.slug) else "app",
+                tags=schema.tags,
+                output_schema=schema.output_parameters,
+            ),
         )
 
     def custom(self, custom: CustomTool) -> ToolRouterTool | None:
         """The tool of a custom tool (run here)."""
-        return self.make(
+        return self._once(
             custom.final_slug,
-            custom.description,
-            custom.input_schema,
-            toolkit=custom.toolkit or custom.extends_toolkit,
-            kind="custom",
-            output_schema=custom.output_schema,
+            custom,
+            lambda: self.make(
+                custom.final_slug,
+                custom.description,
+                custom.input_schema,
+                toolkit=custom.toolkit or custom.extends_toolkit,
+                kind="custom",
+                output_schema=custom.output_schema,
+            ),
         )
 
     def listed(self, schemas: Iterable[m.ToolSchema], customs: Iterable[CustomTool]) -> ToolList:
@@ -162,24 +184,31 @@ class ToolBuilder:
 
     def found(self, slug: str, found: m.SearchToolSchema | None) -> ToolRouterTool | None:
         """The tool of a slug search or `COMPOSIO_GET_TOOL_SCHEMAS` gave (a custom tool from
-        its definition; an app tool from the answer's schema, else from a listed one)."""
+        its definition; an app tool from the answer's schema, else from a listed one or one
+        an earlier answer gave)."""
         custom = self.registry.resolve_exact(slug)
         if custom is not None:
             return self.custom(custom)
         if full_schema(found):
             assert found is not None
-            found = _kept(self._found, slug, found)
-            return self.make(
+            kept = _kept(self._found, slug, found)
+            return self._once(
                 slug,
-                found.description,
-                found.input_schema,
-                toolkit=found.toolkit,
-                kind="meta" if is_meta(slug) else "app",
-                output_schema=found.output_schema,
+                kept,
+                lambda: self.make(
+                    slug,
+                    kept.description,
+                    kept.input_schema,
+                    toolkit=kept.toolkit,
+                    kind="meta" if is_meta(slug) else "app",
+                    output_schema=kept.output_schema,
+                ),
             )
         cached = self.schemas.get(slug.upper())
         if cached is not None:
             return self.from_schema(cached)
+        if slug in self._found:  # an earlier search or fetch gave it
+            return self.found(slug, self._found[slug])
         self.skip(slug, "search found it, but its schema is not available from the service")
         return None
 
@@ -197,6 +226,11 @@ class ToolBuilder:
         if found is not None:
             return self.found(slug, found)
         return False
+
+    def has_schema(self, slug: str) -> bool:
+        """Whether a listing, a search or `COMPOSIO_GET_TOOL_SCHEMAS` already gave `slug`'s
+        schema (so no request needs to fetch it)."""
+        return slug.upper() in self.schemas or slug in self._found
 
     @property
     def name_style(self) -> str:
@@ -267,7 +301,7 @@ async def search(
         for slug in ordered
         if builder.registry.resolve_exact(slug) is None
         and not full_schema(response.tool_schemas.get(slug))
-        and slug.upper() not in builder.schemas
+        and not builder.has_schema(slug)
     ]
     fetched: dict[str, m.SearchToolSchema] = {}
     if missing:

@@ -25,7 +25,11 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from langchain_toolrouter._answers import ToolNotConnectedError, ToolRouterToolError
+from langchain_toolrouter._answers import (
+    NotConnectedReason,
+    ToolNotConnectedError,
+    ToolRouterToolError,
+)
 from langchain_toolrouter._arguments import check_number
 from langchain_toolrouter._blocking import run_coroutine_sync
 from langchain_toolrouter._exceptions import (
@@ -374,6 +378,7 @@ class Connections:
                 request,
                 f"the run was resumed as user {self.user_id!r}, and the pause was for "
                 f"{request.user_id!r}",
+                reason="other_user",
             )
         if record.get("late"):
             raise not_run(request, f"{' and '.join(request.toolkits)} must be connected first")
@@ -385,7 +390,8 @@ class Connections:
         """The user's answer to a pause: a decline runs nothing; a yes waits for the accounts
         and runs the call once."""
         if not accepted(answer, request.toolkits):
-            raise not_run(request, f"the user did not connect {' and '.join(request.toolkits)}")
+            why = f"the user did not connect {' and '.join(request.toolkits)}"
+            raise not_run(request, why, reason="declined")
         return await self._then(face, request, retry)
 
     async def _then(self, face: Face, request: ConnectionRequest, retry: Retry) -> ToolOutcome:
@@ -403,11 +409,12 @@ class Connections:
                 )
             except ConnectionTimeoutError as exc:
                 why = f"{toolkit} was not connected within {policy.timeout:g}s"
-                raise not_run(request, f"{why} (status: {exc.status or 'none'})") from exc
+                why = f"{why} (status: {exc.status or 'none'})"
+                raise not_run(request, why, reason="timed_out") from exc
             except ConnectionFailedError as exc:
                 self.forget_link(toolkit)  # dead: the next call asks for a new one
                 why = f"connecting {toolkit} ended with status {exc.status}"
-                raise not_run(request, why, dead=toolkit) from exc
+                raise not_run(request, why, reason="failed", dead=toolkit) from exc
             self.forget_link(toolkit)
         return await retry()
 
@@ -526,7 +533,11 @@ def connect_sentence(tool: str, toolkit: str, url: str) -> str:
 
 
 def not_run(
-    request: ConnectionRequest, why: str, *, dead: str | None = None
+    request: ConnectionRequest,
+    why: str,
+    *,
+    reason: NotConnectedReason = "needs_connection",
+    dead: str | None = None,
 ) -> ToolNotConnectedError:
     """The answer when the user did not connect: nothing ran; the links stay usable, but for
     the `dead` toolkit's (a new one comes with the next call)."""
@@ -542,6 +553,7 @@ def not_run(
         toolkit=first,
         redirect_url=None if first == dead else request.redirect_urls.get(first),
         connected_account_id=None,
+        reason=reason,
     )
 
 

@@ -403,6 +403,7 @@ async def test_wait_mode_async_with_an_async_callback_and_a_timeout(
         assert answer.status == "error"
         assert "was not run" in answer.content
         assert "github was not connected within 0.3s (status: INITIATED)" in answer.content
+        assert answer.artifact["reason"] == "timed_out"
         assert "authorize()" not in answer.content  # the model reads this: no developer hint
         assert links
         assert links[0] in answer.content
@@ -432,6 +433,7 @@ def test_wait_mode_names_a_failed_connection_and_the_next_call_gets_a_new_link(
         answer = session.tool(REPO).invoke(call)
         assert answer.status == "error"
         assert "connecting github ended with status FAILED" in answer.content
+        assert answer.artifact["reason"] == "failed"
         assert "a new link comes with the next call" in answer.content
         assert links[0] not in answer.content  # a dead link is not offered
         again = session.tool(REPO).invoke({**call, "id": "f2"})

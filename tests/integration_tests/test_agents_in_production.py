@@ -129,6 +129,7 @@ def test_opening_the_link_then_declining_runs_nothing(
     assert answer.status == "error"
     assert "the user did not connect github" in str(answer.content)
     assert payload["redirect_urls"]["github"] in str(answer.content)
+    assert answer.artifact["reason"] == "declined"  # for apps: no text to read
     assert statuses_after(server, payload["session_id"], mark) == []  # nothing sent
 
 
@@ -222,6 +223,7 @@ def test_a_resume_as_another_user_runs_nothing(irouter: ToolRouter, server: Emul
     answer = tool_messages(result)[-1]
     assert answer.status == "error"
     assert "resumed as user" in str(answer.content)
+    assert answer.artifact["reason"] == "other_user"
     assert [
         r for r in list(server.log)[mark:] if r.operation == "execute" and r.status == 200
     ] == []

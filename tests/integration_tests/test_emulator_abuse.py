@@ -116,5 +116,7 @@ def test_others_are_served_promptly_while_oversized_bodies_are_refused() -> None
     assert statuses == [413, 413]
     assert all(o in ("413", "BrokenPipeError", "ConnectionResetError") for o in outcomes), outcomes
     assert during, "no request was timed while the bodies were sent"
-    slowest = max(during) / before
-    assert slowest < SLOWDOWN_BOUND, f"a request took {slowest:.1f}x the median before"
+    # The second slowest: the machine may stall any one request (a busy neighbour, a GC), while
+    # parsing each of the two bodies in the server, the fault this guards against, stalls two.
+    slow = sorted(during)[-2:][0] / before
+    assert slow < SLOWDOWN_BOUND, f"two requests took {slow:.1f}x the median before or more"

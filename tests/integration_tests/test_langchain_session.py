@@ -411,6 +411,7 @@ def test_unconnected_tool_when_no_link_can_be_made_still_says_connect(
     assert "needs a connected github account" in message.content
     assert "A connect link could not be created" in message.content
     assert message.artifact["redirect_url"] is None
+    assert message.artifact["reason"] == "needs_connection"
 
 
 async def test_async_unconnected_tool_answers_with_a_link(arouter: ToolRouter, user: str) -> None:

@@ -87,15 +87,6 @@ def irouter(server: EmulatorServer) -> Any:
     router.close()
 
 
-def executes(server: EmulatorServer, slug: str) -> list[int | None]:
-    """The statuses of the execute requests of a tool, in order."""
-    return [
-        record.status
-        for record in server.log
-        if record.operation == "execute" and slug in (record.detail or "")
-    ]
-
-
 def answer_of(result: dict[str, Any], name: str) -> ToolMessage:
     return next(m for m in reversed(tool_messages(result)) if m.name == name)
 
@@ -144,6 +135,24 @@ def test_one_search_per_user_message_whatever_the_model_calls(
     before = sum(1 for r in server.log if r.operation == "search")
     agent.invoke({"messages": [("user", "save my name in my notes")]}, run)  # 2 model calls
     assert sum(1 for r in server.log if r.operation == "search") - before == 1
+
+
+@pytest.mark.parametrize("face", ["sync", "async"])
+async def test_a_user_message_whose_tools_are_known_costs_one_search_and_its_calls(
+    irouter: ToolRouter, server: EmulatorServer, face: str
+) -> None:
+    """No schema is fetched again for tools an earlier search or fetch gave: the second
+    message sends its search and its tool call, nothing else."""
+    agent = agent_with(irouter)
+    user = new_user()
+    message = {"messages": [("user", "save my name in my notes")]}
+    agent.invoke(message, thread(user))
+    mark = len(server.log)
+    if face == "sync":
+        agent.invoke(message, thread(user))
+    else:
+        await agent.ainvoke(message, thread(user))
+    assert [r.operation for r in list(server.log)[mark:]] == ["search", "execute"]
 
 
 def test_a_user_message_longer_than_a_search_query_is_searched_by_its_start(

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from importlib.metadata import entry_points, version
+
+import pytest
 
 import langchain_toolrouter
 
@@ -27,10 +30,42 @@ EXPECTED_ALL = [
 ]
 
 
+NEEDS_LANGCHAIN = {"ToolRouterMiddleware"}  # the [langgraph] extra
+
+
 def test_all_is_pinned() -> None:
     assert sorted(langchain_toolrouter.__all__) == sorted(EXPECTED_ALL)
+    have_langchain = importlib.util.find_spec("langchain") is not None
     for name in EXPECTED_ALL:
+        if name in NEEDS_LANGCHAIN and not have_langchain:
+            with pytest.raises(ImportError, match=r"langchain-toolrouter\[langgraph\]"):
+                getattr(langchain_toolrouter, name)
+            continue
         assert getattr(langchain_toolrouter, name) is not None
+
+
+BLOCK = """
+import sys
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in {blocked!r}:
+            raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
+sys.meta_path.insert(0, Block())
+"""
+
+
+def test_the_middleware_without_its_extra_names_the_install() -> None:
+    script = BLOCK.format(blocked={"langchain"}) + (
+        "try:\n"
+        "    from langchain_toolrouter import ToolRouterMiddleware\n"
+        "except ImportError as exc:\n"
+        "    print(exc)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout
+    assert "ToolRouterMiddleware needs langchain>=1.3 and langgraph" in out
+    assert "pip install 'langchain-toolrouter[langgraph]'" in out
 
 
 def test_version_matches_installed_metadata() -> None:
