@@ -79,6 +79,7 @@ sys.path.insert(1, str(HERE.parent))
 
 from _app_catalog import APPS, GeneratedTool, app_catalog, generated_tools, plural  # noqa: E402
 from _bfcl_served import BfclSet, bfcl_catalog, bfcl_data_dir, load_bfcl  # noqa: E402
+from _machine import run_facts  # noqa: E402
 
 EVERYDAY = HERE / "search_everyday.jsonl"
 USER = "bench-user"
@@ -1101,6 +1102,7 @@ def main(argv: list[str] | None = None) -> int:
             "date": figures["started"],
             "mode": settings.mode,
             **{f"machine_{k}": v for k, v in machine().items()},
+            "machine": run_facts(),
             "load_avg_before": figures["load_before"],
             "load_avg_after": figures["load_after"],
             "seconds": figures["seconds"],

@@ -341,34 +341,38 @@ def draw_search(plt: Any, doc: Mapping[str, Any]) -> None:
 
 
 def draw_middleware(plt: Any, doc: Mapping[str, Any]) -> None:
-    """What the model reads per call: the middleware's tools beside binding every tool.
+    """What the model reads per call with the middleware, beside binding every tool and the
+    meta tools (`bench_middleware.py --json`: `details.turns`)."""
+    turns = need(doc, "details", "turns")
+    everything = float(need(doc, "details", "turns", "bytes_all"))
 
-    Reads `schema_bytes`: {label: bytes of the tool schemas bound per model call}, binding
-    every tool first (`bench_middleware.py --json`)."""
-    sizes = need(doc, "schema_bytes")
-    if not isinstance(sizes, Mapping) or not sizes:
-        raise ChartDataError("'schema_bytes' is not a mapping of label to bytes")
-    items = [(str(label), float(value)) for label, value in sizes.items()]
-    everything = items[0][1]
+    def row(key: str, label: str, colour: str, tools: str | None = None) -> Bar:
+        value = float(need(doc, "details", "turns", key))
+        if tools is not None:
+            label += f" ({int(need(doc, 'details', 'turns', tools)):,} tools)"
+        share = "" if key == "bytes_all" else f" · {value / everything:.2%} of all"
+        return (label, value, colour, f"{value / 1000:,.1f} kB{share}")
+
     rows = [
-        (
-            label,
-            value,
-            PEER if index == 0 else OURS,
-            f"{value / 1000:,.1f} kB" + ("" if index == 0 else f" · {value / everything:.1%}"),
-        )
-        for index, (label, value) in enumerate(items)
+        row("bytes_all", "every app tool bound", PEER, "tools_all"),
+        row("bytes_meta", "the meta tools only", FLOOR, "tools_meta"),
+        row("first_call_bytes", "middleware: a thread's first call", OURS, "first_call_tools"),
+        row("mean_call_bytes", "middleware: the mean call of a thread", OURS),
+        row("largest_call_bytes", "middleware: its largest call", OURS, "largest_call_tools"),
     ]
-    height = 3.4
+    height = 3.9
     fig, axes = _figure(
         plt,
         1,
         title="What the model reads per call",
-        subtitle="bytes of the tool schemas bound to the model for one call",
+        subtitle=f"bytes of the tool schemas bound to the model on one call, a catalog of "
+        f"{int(turns.get('tools_all', 0)):,} app tools; the middleware's model calls over a thread "
+        "of user messages, one search each (log scale)",
         doc=doc,
         height=height,
     )
-    _bars(axes[0], rows, "bytes (lower is better)")
+    _bars(axes[0], rows, "bytes per model call (log scale; lower is better)", log=True)
+    _legend(fig, [("binding every tool", PEER), ("meta tools", FLOOR), ("middleware", OURS)])
     _layout(fig)
 
 

@@ -125,13 +125,24 @@ def test_the_search_and_middleware_charts_draw_from_the_shapes_they_read(tmp_pat
             **{who: {"class live": scores} for who in ("floor", "lexical", "ours")},
         },
     }
+    turns = {
+        "bytes_all": 812_000,
+        "tools_all": 1_000,
+        "bytes_meta": 30_000,
+        "tools_meta": 6,
+        "first_call_bytes": 9_100,
+        "first_call_tools": 8,
+        "mean_call_bytes": 12_000,
+        "largest_call_bytes": 20_000,
+        "largest_call_tools": 16,
+    }
     middleware = {
         "machine": {**machine, "load_avg": [1.0, 1.0, 1.0]},
-        "schema_bytes": {"every tool bound": 812_000, "ToolRouterMiddleware (top_k 8)": 9_100},
+        "details": {"turns": turns},
     }
     (tmp_path / "search.json").write_text(json.dumps(search), encoding="utf-8")
     (tmp_path / "middleware.json").write_text(json.dumps(middleware), encoding="utf-8")
     done = charts_script("search", "middleware", "--results", tmp_path, "--out", tmp_path)
     assert done.returncode == 0, done.stderr
     assert "plain BM25 (the floor)" in (tmp_path / "search.svg").read_text(encoding="utf-8")
-    assert "1.1%" in (tmp_path / "middleware.svg").read_text(encoding="utf-8")
+    assert "1.12% of all" in (tmp_path / "middleware.svg").read_text(encoding="utf-8")
