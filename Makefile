@@ -1,7 +1,7 @@
 # Each target has one meaning; `make check` is what CI runs (scripts/check.sh).
 PY ?= python
 
-.PHONY: check test unit integration notebooks notebooks-refresh lint format typing docs check_imports bench demo emulator
+.PHONY: check test unit integration notebooks notebooks-refresh lint format typing docs charts screenshots check_imports bench demo emulator
 
 check:
 	bash scripts/check.sh
@@ -36,6 +36,14 @@ typing:
 
 docs:
 	$(PY) -m mkdocs build --strict
+
+# The benchmarks' charts (docs/assets/charts/*.svg) drawn again from benchmarks/results/*.json.
+charts:
+	$(PY) scripts/charts.py
+
+# The site in headless Chromium at 1280 px: screenshots, cut-off tables, diagrams parsed (needs chromium).
+screenshots:
+	$(PY) scripts/screenshots.py
 
 check_imports:
 	$(PY) scripts/check_imports.py

@@ -51,6 +51,7 @@ sys.path.insert(1, str(Path(__file__).resolve().parents[1]))
 
 import httpx
 from _converters import bench_packages_dir
+from _machine import run_facts
 from langchain_core.tools import BaseTool, StructuredTool
 
 from langchain_toolrouter import AsyncToolRouterClient, ToolRouter, ToolRouterClient
@@ -452,6 +453,7 @@ def _report_data(
         "mode": "full" if settings is FULL else "quick" if settings is QUICK else "smoke",
         "settings": settings.__dict__,
         "python": platform.python_version(),
+        "machine": run_facts(),
         "versions": _versions(),
         "load_avg_before": load_before,
         "load_avg_after": load_after,

@@ -41,6 +41,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(1, str(Path(__file__).resolve().parent))
+
+from _machine import run_facts
 
 PER_TOOLKIT = 100
 PAGE = 500
@@ -251,6 +254,7 @@ def measure(tools: int, rounds: int) -> dict[str, Any]:
         "load_before": load_before,
         "load_after": load_after,
         "python": platform.python_version(),
+        "machine": run_facts(),
         "results": stats,
     }
 
@@ -285,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
         serve(args.serve)
         return 0
     tools, rounds = (200, 1) if args.smoke else (args.tools, args.rounds)
-    figures = measure(tools, rounds)
+    figures = {"mode": "smoke" if args.smoke else "full", **measure(tools, rounds)}
     print(report(figures))
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2))

@@ -80,6 +80,7 @@ sys.path.insert(1, str(HERE.parent))
 
 import _bfcl  # noqa: E402
 from _app_catalog import APPS, GeneratedTool, app_catalog, generated_tools, plural  # noqa: E402
+from _machine import run_facts  # noqa: E402
 
 EVERYDAY = HERE / "search_everyday.jsonl"
 USER = "bench-user"
@@ -1102,6 +1103,7 @@ def main(argv: list[str] | None = None) -> int:
             "date": figures["started"],
             "mode": settings.mode,
             **{f"machine_{k}": v for k, v in machine().items()},
+            "machine": run_facts(),
             "load_avg_before": figures["load_before"],
             "load_avg_after": figures["load_after"],
             "seconds": figures["seconds"],

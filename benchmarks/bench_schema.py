@@ -35,7 +35,6 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -55,6 +54,7 @@ from _corpus import (
     replicate,
 )
 from _lanes import SideBySide, common_tools, per_round, quantile
+from _machine import run_facts
 from _quality import FACT_KINDS, difference, facts, has_undeclared_keys
 
 # The speed targets (docs/benchmarks.md says where each comes from).
@@ -615,13 +615,11 @@ def _machine() -> dict[str, Any]:
             versions[dist] = version(dist)
         except PackageNotFoundError:  # noqa: PERF203
             versions[dist] = "not installed"
+    facts = run_facts()
     return {
-        "date_utc": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "python": platform.python_version(),
+        **facts,
         "implementation": platform.python_implementation(),
-        "platform": platform.platform(),
-        "cpu_count": os.cpu_count(),
-        "load_avg_1m": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
+        "load_avg_1m": facts["load_avg"][0] if facts["load_avg"] else None,
         "versions": versions,
     }
 

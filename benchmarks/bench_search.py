@@ -53,6 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _bfcl
+from _machine import run_facts
 
 HERE = Path(__file__).resolve().parent
 SAMPLE = HERE / "search_sample"
@@ -459,6 +460,7 @@ def main(argv: list[str] | None = None) -> int:
     figures["bfcl"] = bfcl_run(dataset, direct=args.direct, wide=wide)
     figures["everyday"] = everyday_run(args.direct)
     figures["load_after"] = os.getloadavg()
+    figures["machine"] = run_facts()
     figures["targets"] = targets(figures, judged=not args.smoke)
     print(report(figures))
     if args.json:

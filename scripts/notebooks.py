@@ -7,7 +7,7 @@
 Each notebook runs top to bottom in a fresh kernel with no ``COMPOSIO_*`` variables, so it starts
 the embedded emulator; a cell that raises fails the run. A saved output and a fresh one are
 compared after `normalise` (ports, ids, times, request ids, temporary paths: what differs from
-run to run). A refresh rewrites only the cells whose outputs changed beyond that, so running it
+run to run); an image (a chart) counts as an image, its pixels not compared. A refresh rewrites only the cells whose outputs changed beyond that, so running it
 twice, or on another machine, changes nothing.
 """
 
@@ -95,6 +95,10 @@ def rendered(cell: Any) -> str:
         else:
             for mime, value in sorted(output.get("data", {}).items()):
                 text = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+                if mime.startswith("image/"):
+                    # A chart's pixels depend on the plotting library's release and fonts; the
+                    # figures it shows are printed beside it, and those are compared.
+                    text = "<image>"
                 blocks.append(f"[{kind} {mime}]\n{text}")
     return normalise("\n".join(blocks))
 

@@ -69,6 +69,24 @@ def _notebook(*cells: Any) -> Any:
     return notebook
 
 
+def chart(png: str) -> Any:
+    return new_output(
+        "display_data",
+        data={"image/png": png, "text/plain": "<Figure size 700x260 with 1 Axes>"},
+    )
+
+
+def test_a_chart_counts_as_a_chart_not_as_its_pixels() -> None:
+    # Another matplotlib release, or other fonts, draw other pixels from the same figures.
+    here = new_code_cell(outputs=[stdout("every app tool 13.8 kB\n"), chart("iVBORw0KGgoAAA")])
+    there = new_code_cell(outputs=[stdout("every app tool 13.8 kB\n"), chart("iVBORw0KGgoBBB")])
+    assert notebooks.rendered(here) == notebooks.rendered(there)
+    # a chart that went missing, or figures that changed, still count
+    assert notebooks.rendered(here) != notebooks.rendered(new_code_cell(outputs=[stdout("x")]))
+    other = new_code_cell(outputs=[stdout("every app tool 14.0 kB\n"), chart("iVBORw0KGgoAAA")])
+    assert notebooks.rendered(here) != notebooks.rendered(other)
+
+
 def test_a_refresh_rewrites_only_the_cells_whose_outputs_changed() -> None:
     saved = _notebook(
         new_code_cell("print(url)", execution_count=1, outputs=[stdout("http://127.0.0.1:1/\n")]),
