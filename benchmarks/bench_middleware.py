@@ -346,6 +346,12 @@ def config(user: str, thread: str | None = None) -> dict[str, Any]:
     return {"configurable": given}
 
 
+def ainvoke(agent: Any, given: Any, run: dict[str, Any]) -> Any:
+    """`agent.ainvoke` with the run's user in the context too: on Python 3.10 LangGraph hands
+    an async middleware hook no config. Every async contender is run so, alike."""
+    return agent.ainvoke(given, run, context={"user_id": run["configurable"]["user_id"]})
+
+
 def turns_and_requests(
     emulators: Emulators, settings: Settings, router: Any, apps: list[str]
 ) -> dict[str, Any]:
@@ -383,7 +389,7 @@ def turns_and_requests(
             if face == "sync":
                 agent.invoke(message, run)
             else:
-                asyncio.run(agent.ainvoke(message, run))
+                asyncio.run(ainvoke(agent, message, run))
             seen = Counter(op for op, _ in emulators.requests("apps"))
             binds = log.take()
             per_message.append(
@@ -488,13 +494,13 @@ def overhead(
         "search request": lambda text: client.search(session.session_id, text),
     }
     asyncs: dict[str, Callable[[str], Any]] = {
-        "bare (async)": lambda text: bare[text].ainvoke({"messages": [("user", text)]}, run),
-        "bare + no-op hooks (async)": lambda text: hooked[text].ainvoke(
-            {"messages": [("user", text)]}, run
+        "bare (async)": lambda text: ainvoke(bare[text], {"messages": [("user", text)]}, run),
+        "bare + no-op hooks (async)": lambda text: ainvoke(
+            hooked[text], {"messages": [("user", text)]}, run
         ),
-        "middleware (async)": lambda text: agent.ainvoke(searched(text), run),
-        "middleware with its search (async)": lambda text: agent.ainvoke(
-            {"messages": [("user", text)]}, run
+        "middleware (async)": lambda text: ainvoke(agent, searched(text), run),
+        "middleware with its search (async)": lambda text: ainvoke(
+            agent, {"messages": [("user", text)]}, run
         ),
     }
     names = [*sync, *asyncs]

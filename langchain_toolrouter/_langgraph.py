@@ -17,6 +17,7 @@ from langchain_core.runnables.config import var_child_runnable_config
 __all__ = [
     "NotInGraphRunError",
     "RunFacts",
+    "facts_of",
     "interrupt",
     "is_graph_signal",
     "run_context",
@@ -90,9 +91,18 @@ def run_facts() -> RunFacts | None:
         return None
     if runtime is None:
         return None
-    info = runtime.execution_info
-    configurable = (var_child_runnable_config.get() or {}).get("configurable") or {}
-    server = runtime.server_info
+    return facts_of(runtime, var_child_runnable_config.get())
+
+
+def facts_of(runtime: Any, config: Mapping[str, Any] | None) -> RunFacts:
+    """The facts of a run from the LangGraph runtime and config a caller was handed.
+
+    LangGraph hands both to middleware hooks; on Python 3.10 an async node has no other way
+    to reach them (asyncio there copies no context into the node's task).
+    """
+    configurable = (config or {}).get("configurable") or {}
+    info = getattr(runtime, "execution_info", None)
+    server = getattr(runtime, "server_info", None)
     user = identity(server.user) if server is not None else None
     thread = info.thread_id if info is not None else configurable.get("thread_id")
     # LangGraph says nowhere public whether the graph has a checkpointer (a thread_id in the
@@ -103,8 +113,8 @@ def run_facts() -> RunFacts | None:
     return RunFacts(
         thread_id=thread,
         task=info.checkpoint_ns if info is not None else str(configurable.get("checkpoint_ns", "")),
-        store=runtime.store,
-        context=runtime.context,
+        store=getattr(runtime, "store", None),
+        context=getattr(runtime, "context", None),
         server_user=user or identity(configurable.get("langgraph_auth_user")),
     )
 

@@ -193,7 +193,7 @@ class ToolRouterMiddleware(AgentMiddleware[ToolRouterState, Any]):
         """The model call with the user's tools bound. On a new user message
         (`select="search"`), one search of the user's session first: its tools join the
         thread's state with the model's answer."""
-        tools, update = run_sync(self._for_model(SyncFace(self._rt), request.state))
+        tools, update = run_sync(self._for_model(SyncFace(self._rt), request))
         response = handler(request.override(tools=[*request.tools, *tools]))
         return _with_update(response, update)
 
@@ -203,35 +203,40 @@ class ToolRouterMiddleware(AgentMiddleware[ToolRouterState, Any]):
         handler: Callable[[ModelRequest[Any]], Awaitable[ModelResponse[Any]]],
     ) -> ModelResponse[Any] | AIMessage | ExtendedModelResponse[Any]:
         """Async twin of `wrap_model_call`."""
-        tools, update = await self._for_model(AsyncFace(self._rt), request.state)
+        tools, update = await self._for_model(AsyncFace(self._rt), request)
         response = await handler(request.override(tools=[*request.tools, *tools]))
         return _with_update(response, update)
 
     async def _for_model(
-        self, face: Face, state: Mapping[str, Any]
+        self, face: Face, request: ModelRequest[Any]
     ) -> tuple[list[BaseTool], dict[str, Any] | None]:
         """The tools for this model call, and the state update of a search made for it.
 
         The search runs here rather than in a `before_model` hook: a node of its own would
         cost every model call of every turn more than the search's bookkeeping does.
         """
+        state: Mapping[str, Any] = request.state
+        runtime = request.runtime
         loaded = list(state.get("toolrouter_tools") or [])
-        update = await self._select(face, state)
+        update = await self._select(face, state, runtime)
         if update is not None:
             loaded = _kept(loaded, update.get("toolrouter_tools"))
-        return await self._tools(face, loaded), update
+        return await self._tools(face, loaded, runtime), update
 
-    async def _select(self, face: Face, state: Mapping[str, Any]) -> dict[str, Any] | None:
+    async def _select(
+        self, face: Face, state: Mapping[str, Any], runtime: Any
+    ) -> dict[str, Any] | None:
         """On a user message no search was made for yet, search the user's session once."""
         if self.select != "search":
             return None
         message = _last_user_message(state)
         if message is None or message.id == state.get("toolrouter_searched"):
             return None
-        key = (user_of_run(), message.id)
+        user = user_of_run(runtime)
+        key = (user, message.id)
         found = self._searched.get(key)
         if found is None:  # a model call retried before its state was saved searches once
-            found = await self._search(face, message.text)
+            found = await self._search(face, message.text, user)
             self._searched[key] = found
             if len(self._searched) > MAX_REMEMBERED:
                 self._searched.popitem(last=False)
@@ -240,11 +245,11 @@ class ToolRouterMiddleware(AgentMiddleware[ToolRouterState, Any]):
             update["toolrouter_tools"] = found
         return update
 
-    async def _search(self, face: Face, query: str) -> list[str]:
+    async def _search(self, face: Face, query: str, user: str) -> list[str]:
         """The slugs the user's session finds for `query` (primary first, at most `top_k`)."""
         if not query.strip():
             return []
-        calls = await self._session(face)
+        calls = await self._sessions.of(face, user)
         try:
             result = await search_session(
                 face,
@@ -257,19 +262,20 @@ class ToolRouterMiddleware(AgentMiddleware[ToolRouterState, Any]):
             return []
         return [tool.slug for tool in result if isinstance(tool, ToolRouterTool)][: self.top_k]
 
-    async def _session(self, face: Face) -> SessionCalls:
-        return await self._sessions.of(face, user_of_run())
+    async def _session(self, face: Face, runtime: Any) -> SessionCalls:
+        """The session of the run's user (`runtime`: the one LangGraph handed the hook)."""
+        return await self._sessions.of(face, user_of_run(runtime))
 
-    async def _tools(self, face: Face, loaded: list[str]) -> list[BaseTool]:
+    async def _tools(self, face: Face, loaded: list[str], runtime: Any) -> list[BaseTool]:
         """The typed tools the model gets: custom tools, `always_include`, and the newest
         `loaded` in the thread (schemas fetched once for any this process has not seen)."""
         if self.select == "all":
-            loaded = await self._every_tool(face)
+            loaded = await self._every_tool(face, runtime)
         slugs = list(dict.fromkeys([*self.always_include, *loaded[-self.keep :]]))
         built = {slug: self._builder.known(slug) for slug in slugs}
         missing = [slug for slug, tool in built.items() if tool is False]
         if missing:
-            await self._fetch(face, missing)
+            await self._fetch(face, missing, runtime)
             built.update((slug, self._builder.known(slug)) for slug in missing)
         ours: list[ToolRouterTool] = [
             tool
@@ -282,10 +288,10 @@ class ToolRouterMiddleware(AgentMiddleware[ToolRouterState, Any]):
             tools = [_deferred(tool) for tool in tools]
         return tools
 
-    async def _every_tool(self, face: Face) -> list[str]:
+    async def _every_tool(self, face: Face, runtime: Any) -> list[str]:
         """Every tool the user's session lists (`select="all"`), listed once."""
         if self._all is None:
-            calls = await self._session(face)
+            calls = await self._session(face, runtime)
             schemas = await face.pages(ToolRouterClient.iter_tools, calls.session_id, limit=500)
             self._builder.listed(schemas, ())
             self._all = [schema.slug for schema in schemas if not _is_meta(schema.slug)]
@@ -333,7 +339,7 @@ class ToolRouterMiddleware(AgentMiddleware[ToolRouterState, Any]):
                 return self._builder.custom(custom)
         built = self._builder.known(name)
         if built is False and name in self._offered(request.state):
-            await self._fetch(face, [name])
+            await self._fetch(face, [name], request.runtime)
             built = self._builder.known(name)
         return built if isinstance(built, ToolRouterTool) else None
 
@@ -342,9 +348,9 @@ class ToolRouterMiddleware(AgentMiddleware[ToolRouterState, Any]):
         loaded = state.get("toolrouter_tools") if isinstance(state, Mapping) else None
         return [*self.always_include, *(loaded or []), *(self._all or [])]
 
-    async def _fetch(self, face: Face, slugs: list[str]) -> None:
+    async def _fetch(self, face: Face, slugs: list[str], runtime: Any) -> None:
         """Fetch the schemas of `slugs` (one request, in the user's session) for the builder."""
-        calls = await self._session(face)
+        calls = await self._session(face, runtime)
         result = await face.call(
             ToolRouterClient.execute_meta,
             calls.session_id,
@@ -425,12 +431,18 @@ class ToolRouterMiddleware(AgentMiddleware[ToolRouterState, Any]):
             return Command(update={"messages": [message], "toolrouter_tools": slugs})
 
         def run(query: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> Command[Any]:
-            return found(query, tool_call_id, run_sync(self._search(SyncFace(self._rt), query)))
+            return found(
+                query,
+                tool_call_id,
+                run_sync(self._search(SyncFace(self._rt), query, user_of_run())),
+            )
 
         async def arun(
             query: str, tool_call_id: Annotated[str, InjectedToolCallId]
         ) -> Command[Any]:
-            return found(query, tool_call_id, await self._search(AsyncFace(self._rt), query))
+            return found(
+                query, tool_call_id, await self._search(AsyncFace(self._rt), query, user_of_run())
+            )
 
         return StructuredTool.from_function(
             func=run,

@@ -19,6 +19,7 @@ import hashlib
 import json
 import logging
 import re
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -43,7 +44,7 @@ from langchain_toolrouter._exceptions import (
     TransportError,
     UserMismatchError,
 )
-from langchain_toolrouter._langgraph import identity, run_facts
+from langchain_toolrouter._langgraph import RunFacts, facts_of, identity, run_facts
 from langchain_toolrouter._session.builder import ToolBuilder
 from langchain_toolrouter._session.calls import SessionCalls
 from langchain_toolrouter._session.connections import ConnectionPolicy, Connections
@@ -231,7 +232,7 @@ _LOOKED = (
 )
 
 
-def user_of_run() -> str:
+def user_of_run(runtime: Any = None) -> str:
     """The user of the running LangChain/LangGraph call.
 
     On a LangGraph server with auth, the user is the identity the server authenticated
@@ -240,6 +241,10 @@ def user_of_run() -> str:
     followed. Without one: `configurable["user_id"]`, else the LangGraph runtime context's
     `user_id` (attribute or key, as `create_agent(context_schema=...)` passes it).
 
+    `runtime` is the LangGraph runtime a middleware hook was handed (a `ToolRuntime` also
+    carries the config): the run is read from it rather than from the context variables
+    LangGraph sets, which an async node on Python 3.10 does not see.
+
     Raises:
         UserMismatchError: a `user_id` in the config or the context that is not the
             authenticated user (nothing was sent).
@@ -247,8 +252,13 @@ def user_of_run() -> str:
             first place that names one is never passed over for a later place: that could be
             another user). These are the program's mistakes, not the model's.
     """
-    configurable = (var_child_runnable_config.get() or {}).get("configurable") or {}
-    facts = run_facts()
+    config = var_child_runnable_config.get()
+    if runtime is not None:
+        config = getattr(runtime, "config", None) or config
+        facts: RunFacts | None = facts_of(runtime, config)
+    else:
+        facts = run_facts()
+    configurable = (config or {}).get("configurable") or {}
     context = facts.context if facts is not None else None
     claims = [("config['configurable']['user_id']", configurable.get("user_id"))]
     if context is not None:
@@ -284,8 +294,16 @@ def user_of_run() -> str:
         "one, e.g. agent.invoke(..., config={'configurable': {'user_id': 'user-42'}}) or "
         "create_agent(..., context_schema=...) with context=... on every invoke and resume "
         "(LangGraph does not keep the context), or serve the agent behind LangGraph server "
-        "auth. Nothing was sent."
+        f"auth. Nothing was sent.{_PY310 if config is None else ''}"
     )
+
+
+_PY310 = (
+    " On Python 3.10 LangGraph hands an async middleware hook no config (asyncio copies no "
+    "context into the node's task there): name the user in the context, or run Python 3.11+."
+    if sys.version_info < (3, 11)
+    else ""
+)
 
 
 def _checked(user: object, place: str) -> str:

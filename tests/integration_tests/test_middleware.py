@@ -7,6 +7,7 @@ service asks for and approvals, sync and async, across a restart.
 
 from __future__ import annotations
 
+import sys
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,7 +24,12 @@ from langgraph.types import Command
 
 from langchain_toolrouter import ToolRouter, ToolRouterMiddleware
 from langchain_toolrouter.emulator import EmulatorServer
-from langchain_toolrouter.errors import ConnectError, RateLimitError, ToolRouterError
+from langchain_toolrouter.errors import (
+    ConfigurationError,
+    ConnectError,
+    RateLimitError,
+    ToolRouterError,
+)
 from langchain_toolrouter.middleware import retry_on
 from tests.chat_models import Reactive, calls, requests_by_text
 from tests.integration_tests.agents import tool_messages
@@ -80,6 +86,16 @@ class Context:
     user_id: str | None = None
 
 
+async def ainvoke(agent: Any, given: Any, config: dict[str, Any]) -> Any:
+    """`agent.ainvoke`; on Python 3.10 with the config's user in the context too: LangGraph
+    hands an async middleware hook no config there (`test_python_3_10_async_...`)."""
+    if sys.version_info >= (3, 11):
+        return await agent.ainvoke(given, config)
+    configurable = config["configurable"]
+    user = configurable.get("user_id") or configurable["langgraph_auth_user"]["identity"]
+    return await agent.ainvoke(given, config, context=Context(user_id=user))
+
+
 @pytest.fixture
 def irouter(server: EmulatorServer) -> Any:
     router = make_router(server, on_connection_required="interrupt", connection_timeout=5)
@@ -109,7 +125,7 @@ async def test_two_users_one_agent_typed_tools_picked_per_message(
         if face == "sync":
             result: dict[str, Any] = agent.invoke(message, config)
         else:
-            result = await agent.ainvoke(message, config)
+            result = await ainvoke(agent, message, config)
         return result
 
     saved = await ask("save my name in my notes", by_config)
@@ -125,6 +141,25 @@ async def test_two_users_one_agent_typed_tools_picked_per_message(
 
     theirs = await ask("read my name from my notes", by_auth)
     assert "is not set" in str(answer_of(theirs, KV_GET).content)  # bob's own session
+
+
+async def test_python_3_10_async_needs_the_user_in_the_context(
+    irouter: ToolRouter, server: EmulatorServer
+) -> None:
+    """An async run naming its user in the config only: on Python 3.11+ it runs; on 3.10,
+    where LangGraph hands async middleware no config, it fails before sending anything with
+    an error that says to name the user in the context."""
+    agent = agent_with(irouter)
+    run = thread(new_user())
+    message = {"messages": [("user", "save my name in my notes")]}
+    mark = len(server.log)
+    if sys.version_info >= (3, 11):
+        result = await agent.ainvoke(message, run)
+        assert answer_of(result, KV_SET).status == "success"
+        return
+    with pytest.raises(ConfigurationError, match=r"Python 3.10.*in the context"):
+        await agent.ainvoke(message, run)
+    assert len(server.log) == mark
 
 
 def test_one_search_per_user_message_whatever_the_model_calls(
@@ -151,7 +186,7 @@ async def test_a_user_message_whose_tools_are_known_costs_one_search_and_its_cal
     if face == "sync":
         agent.invoke(message, thread(user))
     else:
-        await agent.ainvoke(message, thread(user))
+        await ainvoke(agent, message, thread(user))
     assert [r.operation for r in list(server.log)[mark:]] == ["search", "execute"]
 
 
@@ -188,14 +223,14 @@ async def test_a_connection_pauses_and_the_resume_runs_the_call_once(
     if face == "sync":
         paused = agent.invoke(message, run)
     else:
-        paused = await agent.ainvoke(message, run)
+        paused = await ainvoke(agent, message, run)
     request = paused["__interrupt__"][0].value
     assert request["type"] == "connection_required"
     assert request["requests"][0]["mode"] == "url"
     async with httpx.AsyncClient() as browser:
         await browser.get(request["redirect_urls"]["github"])
     resume = Command(resume={"responses": {request["requests"][0]["key"]: {"action": "accept"}}})
-    done = agent.invoke(resume, run) if face == "sync" else await agent.ainvoke(resume, run)
+    done = agent.invoke(resume, run) if face == "sync" else await ainvoke(agent, resume, run)
     assert answer_of(done, REPO).status == "success"
     runs = [
         r.status for r in server.log if r.operation == "execute" and request["session_id"] in r.path
@@ -212,14 +247,14 @@ async def test_input_the_service_asks_for_pauses_and_goes_back_once(
     agent = agent_with(irouter, toolkits={"enable": ["notes"], "require_approval": ["notes"]})
     run = thread(new_user())
     message = {"messages": [("user", "save my name in my notes")]}
-    paused = agent.invoke(message, run) if face == "sync" else await agent.ainvoke(message, run)
+    paused = agent.invoke(message, run) if face == "sync" else await ainvoke(agent, message, run)
     request = paused["__interrupt__"][0].value
     assert request["type"] == "input_required"
     (form,) = request["requests"]
     assert form["mode"] == "form"
     assert "approve" in form["requested_schema"]["properties"]
     answer = Command(resume={"responses": {form["key"]: {"action": "accept", "content": {}}}})
-    done = agent.invoke(answer, run) if face == "sync" else await agent.ainvoke(answer, run)
+    done = agent.invoke(answer, run) if face == "sync" else await ainvoke(agent, answer, run)
     assert answer_of(done, KV_SET).status == "success"
     session = request["session_id"]
     runs = [r.status for r in server.log if r.operation == "execute" and session in r.path]
