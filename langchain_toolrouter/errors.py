@@ -5,32 +5,37 @@ key: messages, reprs and attributes hold none. The tree::
 
     Exception
     ├── ToolRouterError                 base of the errors a program handles
-    │   ├── ConfigurationError          bad or missing settings (e.g. no COMPOSIO_API_KEY); ValueError
-    │   │   └── UserMismatchError           a run names a user other than the one the server authenticated
-    │   ├── RequestValidationError      a request you built is invalid; nothing was sent; ValueError
+    │   ├── ConfigurationError          bad or missing settings (e.g. no COMPOSIO_API_KEY);
+    │   │   │                           ValueError
+    │   │   └── UserMismatchError           a run names a user other than the one the
+    │   │                                   server authenticated
+    │   ├── RequestValidationError      a request you built is invalid; nothing was sent;
+    │   │                               ValueError
     │   ├── APIError                    the service answered with an error status
     │   │   ├── BadRequestError             400
     │   │   ├── AuthenticationError         401
     │   │   ├── PermissionDeniedError       403
     │   │   ├── NotFoundError               404
-    │   │   ├── ConflictError               409 (e.g. a stale expected_config_version)
+    │   │   ├── ConflictError               409 (a stale expected_config_version)
     │   │   ├── UnprocessableEntityError    422
     │   │   ├── RateLimitError              429 (retry_after)
     │   │   └── ServerError                 5xx
-    │   ├── TransportError              no usable HTTP answer (request_sent says if it may have run)
-    │   │   ├── ConnectError                the connection was never made; nothing was sent
+    │   ├── TransportError              no usable HTTP answer (request_sent says if it
+    │   │                               may have run)
+    │   │   ├── ConnectError                never connected; nothing was sent
     │   │   ├── RequestTimeoutError         connect, write, read or pool timeout
-    │   │   │   └── DeadlineExceededError       the answer outlasted attempt_deadline
-    │   │   ├── ConnectionLostError         connection dropped after the request was sent
-    │   │   ├── ResponseTooLargeError       the answer outgrew max_response_bytes (not retried)
-    │   │   └── ResponseValidationError     an answer that cannot be decoded, or a 2xx body that
-    │   │                                   does not fit the expected model (not retried)
+    │   │   │   └── DeadlineExceededError       outlasted attempt_deadline
+    │   │   ├── ConnectionLostError         dropped after the request was sent
+    │   │   ├── ResponseTooLargeError       outgrew max_response_bytes (not retried)
+    │   │   └── ResponseValidationError     an answer that cannot be decoded, or a 2xx
+    │   │                                   body that does not fit the expected model
+    │   │                                   (not retried)
     │   ├── ToolSearchError             the service's tool search failed for the query
     │   ├── ConnectionTimeoutError      wait_for_connection gave up; TimeoutError
     │   ├── ConnectionFailedError       the account ended FAILED or EXPIRED; its link is dead
     │   └── FileTransferError           a presigned upload or download failed
     ├── ToolRouterToolError             answered to the model as an error ToolMessage
-    │   │                               (LangChain's ToolException; raise_errors=True raises it)
+    │   │                               (a ToolException; raise_errors=True raises it)
     │   ├── ToolArgumentsError          the call's arguments do not fit the tool's schema
     │   ├── ToolExecutionError          the tool ran and reported a failure (in-band)
     │   ├── ToolNotConnectedError       the toolkit has no active connection; carries the link
@@ -38,9 +43,11 @@ key: messages, reprs and attributes hold none. The tree::
     │   ├── ToolServiceError            the service refused or failed the request (4xx/5xx)
     │   └── ToolTransportError          no answer after the retries; request_sent says
     │                                   whether the call may have run
-    ├── SchemaConversionError           a tool's input schema is not an object schema; ValueError
+    ├── SchemaConversionError           a tool's input schema is not an object schema;
+    │                                   ValueError
     ├── ArgsValidationError             arguments break a tool's schema (.errors); ValueError
-    ├── CustomSlugError                 a custom tool or toolkit slug the service would refuse; ValueError
+    ├── CustomSlugError                 a custom tool or toolkit slug the service would
+    │                                   refuse; ValueError
     └── AmbiguousSlugError              a bare slug names several custom tools; LookupError
 
 This module is the door: the classes live below the layers that raise them, and are
