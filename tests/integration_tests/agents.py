@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from langchain_core.messages import ToolMessage
@@ -26,3 +27,16 @@ def executes(server: EmulatorServer, session_id: str) -> list[int | None]:
 def creates(server: EmulatorServer) -> int:
     """How many sessions were created so far."""
     return sum(1 for record in server.log if record.operation == "create_session")
+
+
+def new_user() -> str:
+    """A user id no other test uses."""
+    return f"user-{uuid.uuid4().hex[:8]}"
+
+
+def thread(user: str | None = None, **configurable: Any) -> dict[str, Any]:
+    """A run config on a new thread, naming `user` (when given) and any other `configurable`."""
+    given = {"thread_id": f"t-{uuid.uuid4().hex[:8]}", **configurable}
+    if user is not None:
+        given["user_id"] = user
+    return {"configurable": given}

@@ -31,7 +31,7 @@ from langchain_toolrouter.errors import ConfigurationError
 from langchain_toolrouter.testing import Intent, ScriptedChatModel
 from langchain_toolrouter.types import ConnectionRequest
 from tests.chat_models import Reactive, calls, requests_by_text
-from tests.integration_tests.agents import executes, tool_messages
+from tests.integration_tests.agents import executes, new_user, thread, tool_messages
 from tests.unit_tests.langchain.loopback import make_router, server  # noqa: F401 - fixture
 
 REPO = "GITHUB_CREATE_A_REPOSITORY_FOR_THE_AUTHENTICATED_USER"
@@ -78,14 +78,6 @@ TURNS = {
         (KV_SET, {"key": "apart", "value": 1}, "c-kv"), (REPO, {"name": "apart"}, "c-r")
     ),
 }
-
-
-def new_user() -> str:
-    return f"user-{uuid.uuid4().hex[:8]}"
-
-
-def thread(user: str) -> dict[str, Any]:
-    return {"configurable": {"thread_id": f"t-{uuid.uuid4().hex[:8]}", "user_id": user}}
 
 
 @pytest.fixture

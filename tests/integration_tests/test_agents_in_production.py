@@ -10,7 +10,6 @@ LangGraph runs it again.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -29,7 +28,7 @@ from langchain_toolrouter import ToolRouter
 from langchain_toolrouter.emulator import EmulatorServer
 from langchain_toolrouter.errors import ConfigurationError, UserMismatchError
 from tests.chat_models import Reactive, calls, requests_by_text
-from tests.integration_tests.agents import tool_messages
+from tests.integration_tests.agents import new_user, thread, tool_messages
 from tests.integration_tests.postgres import kept, persistence, postgres_dsn  # noqa: F401
 from tests.unit_tests.langchain.loopback import make_router, server  # noqa: F401 - fixture
 
@@ -52,17 +51,6 @@ TURNS = {
         (KV_SET, {"key": "seen", "value": 1}, "c-both-save"),
     ),
 }
-
-
-def new_user() -> str:
-    return f"user-{uuid.uuid4().hex[:8]}"
-
-
-def thread(user: str | None = None, **configurable: Any) -> dict[str, Any]:
-    given = {"thread_id": f"t-{uuid.uuid4().hex[:8]}", **configurable}
-    if user is not None:
-        given["user_id"] = user
-    return {"configurable": given}
 
 
 @pytest.fixture

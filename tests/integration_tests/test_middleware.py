@@ -8,7 +8,6 @@ service asks for and approvals, sync and async, across a restart.
 from __future__ import annotations
 
 import sys
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -32,7 +31,7 @@ from langchain_toolrouter.errors import (
 )
 from langchain_toolrouter.middleware import retry_on
 from tests.chat_models import Reactive, calls, requests_by_text
-from tests.integration_tests.agents import tool_messages
+from tests.integration_tests.agents import new_user, thread, tool_messages
 from tests.integration_tests.postgres import kept, persistence, postgres_dsn  # noqa: F401
 from tests.unit_tests.langchain.loopback import make_router, server  # noqa: F401 - fixture
 
@@ -57,17 +56,6 @@ class Seeing(Reactive):
 
 
 BOUND: list[list[str]] = []
-
-
-def new_user() -> str:
-    return f"user-{uuid.uuid4().hex[:8]}"
-
-
-def thread(user: str | None = None, **configurable: Any) -> dict[str, Any]:
-    given = {"thread_id": f"t-{uuid.uuid4().hex[:8]}", **configurable}
-    if user is not None:
-        given["user_id"] = user
-    return {"configurable": given}
 
 
 def agent_with(router: ToolRouter, *more: Any, saver: Any = None, **options: Any) -> Any:
