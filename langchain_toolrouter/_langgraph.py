@@ -40,10 +40,13 @@ def is_graph_signal(exc: BaseException) -> bool:
     return errors is not None and isinstance(exc, errors.GraphBubbleUp)
 
 
-def interrupt(value: Any) -> Any:
+def interrupt(value: Any, config: Mapping[str, Any] | None = None) -> Any:
     """Pause the LangGraph run with `value` (`langgraph.types.interrupt`); returns the value
     the run is resumed with. LangGraph re-runs the interrupted task from its start on resume,
     and the same call then returns at once with the resume value.
+
+    `config` is the run's config when the caller was handed it (a middleware hook's
+    `ToolRuntime`): on Python 3.10 an async node has no other way to reach it.
 
     Raises:
         ImportError: langgraph is not installed.
@@ -51,10 +54,16 @@ def interrupt(value: Any) -> Any:
     """
     from langgraph.types import interrupt as pause
 
+    token = None
+    if config is not None and var_child_runnable_config.get() is None:
+        token = var_child_runnable_config.set(dict(config))  # type: ignore[arg-type]
     try:
         return pause(value)
     except (RuntimeError, KeyError) as exc:  # no LangGraph run: no config, or no scratchpad
         raise NotInGraphRunError(str(exc)) from exc
+    finally:
+        if token is not None:
+            var_child_runnable_config.reset(token)
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ try:
         ModelResponse,
     )
     from langgraph.prebuilt.tool_node import ToolCallRequest
-    from langgraph.types import Command, interrupt
+    from langgraph.types import Command
 except ImportError as exc:  # the [langgraph] extra is missing, or an older langchain
     if isinstance(exc, ModuleNotFoundError) and (exc.name or "").split(".")[0] not in (
         "langchain",
@@ -57,6 +57,7 @@ from langchain_toolrouter._exceptions import (
     ToolSearchError,
     TransportError,
 )
+from langchain_toolrouter._langgraph import interrupt
 from langchain_toolrouter._session.builder import GET_TOOL_SCHEMAS, ToolBuilder, read_schemas
 from langchain_toolrouter._session.builder import search as search_session
 from langchain_toolrouter._session.calls import SessionCalls
@@ -384,7 +385,8 @@ class ToolRouterMiddleware(AgentMiddleware[ToolRouterState, Any]):
                         "allowed_decisions": ["approve", "edit", "reject"],
                     }
                 ],
-            }
+            },
+            getattr(request.runtime, "config", None),
         )
         decisions = decision.get("decisions") if isinstance(decision, Mapping) else None
         chosen = decisions[0] if isinstance(decisions, list) and decisions else decision

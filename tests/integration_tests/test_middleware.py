@@ -84,6 +84,11 @@ async def ainvoke(agent: Any, given: Any, config: dict[str, Any]) -> Any:
     return await agent.ainvoke(given, config, context=Context(user_id=user))
 
 
+async def run_on(face: str, agent: Any, given: Any, config: dict[str, Any]) -> Any:
+    """`agent.invoke` or `agent.ainvoke`, as `face` says."""
+    return agent.invoke(given, config) if face == "sync" else await ainvoke(agent, given, config)
+
+
 @pytest.fixture
 def irouter(server: EmulatorServer) -> Any:
     router = make_router(server, on_connection_required="interrupt", connection_timeout=5)
@@ -249,12 +254,15 @@ async def test_input_the_service_asks_for_pauses_and_goes_back_once(
     assert runs == [200, 200]  # asked, then run once with the answer
 
 
-def test_declining_the_input_runs_nothing(irouter: ToolRouter, server: EmulatorServer) -> None:
+@pytest.mark.parametrize("face", ["sync", "async"])
+async def test_declining_the_input_runs_nothing(
+    irouter: ToolRouter, server: EmulatorServer, face: str
+) -> None:
     agent = agent_with(irouter, toolkits={"enable": ["notes"], "require_approval": ["notes"]})
     run = thread(new_user())
-    paused = agent.invoke({"messages": [("user", "save my name in my notes")]}, run)
+    paused = await run_on(face, agent, {"messages": [("user", "save my name in my notes")]}, run)
     request = paused["__interrupt__"][0].value
-    done = agent.invoke(Command(resume=False), run)
+    done = await run_on(face, agent, Command(resume=False), run)
     answer = answer_of(done, KV_SET)
     assert answer.status == "error"
     assert "declined" in str(answer.content)
@@ -262,37 +270,47 @@ def test_declining_the_input_runs_nothing(irouter: ToolRouter, server: EmulatorS
     assert "is not set" in str(mine.execute(KV_GET, {"key": "name"}).error)
 
 
-def test_a_stacked_human_in_the_loop_gates_the_real_action(
-    irouter: ToolRouter, server: EmulatorServer
+@pytest.mark.parametrize("face", ["sync", "async"])
+async def test_a_stacked_human_in_the_loop_gates_the_real_action(
+    irouter: ToolRouter, server: EmulatorServer, face: str
 ) -> None:
     """HumanInTheLoopMiddleware matches tool names: the model calls GMAIL_SEND_EMAIL itself
     (not inside a multi-execute), so the approval gates that very action."""
+    if face == "async" and sys.version_info < (3, 11):
+        pytest.skip(
+            "HumanInTheLoopMiddleware interrupts in an async node through get_config(), which "
+            "LangGraph supports from Python 3.11 (our own approvals work on 3.10: see below)"
+        )
     gate = HumanInTheLoopMiddleware(interrupt_on={SEND: True})
     agent = agent_with(irouter, gate, toolkits=["gmail"])
     user = new_user()
     session = irouter.create_session(user, toolkits=["gmail"])
-    httpx.get(session.authorize("gmail").redirect_url)
+    async with httpx.AsyncClient() as browser:
+        await browser.get(session.authorize("gmail").redirect_url)
     run = thread(user)
-    paused = agent.invoke({"messages": [("user", "send an email with gmail")]}, run)
+    paused = await run_on(face, agent, {"messages": [("user", "send an email with gmail")]}, run)
     review = paused["__interrupt__"][0].value
     assert review["action_requests"][0]["name"] == SEND
     assert not [r for r in server.log if r.operation == "execute" and session.session_id in r.path]
-    rejected = agent.invoke(Command(resume={"decisions": [{"type": "reject"}]}), run)
+    rejected = await run_on(face, agent, Command(resume={"decisions": [{"type": "reject"}]}), run)
     assert answer_of(rejected, SEND).status == "error"
     assert not [r for r in server.log if r.operation == "execute" and session.session_id in r.path]
 
 
-def test_destructive_tools_wait_for_approval(irouter: ToolRouter, server: EmulatorServer) -> None:
+@pytest.mark.parametrize("face", ["sync", "async"])
+async def test_destructive_tools_wait_for_approval(
+    irouter: ToolRouter, server: EmulatorServer, face: str
+) -> None:
     agent = agent_with(irouter, approve=[KV_SET], toolkits=["notes"])
     run = thread(new_user())
-    paused = agent.invoke({"messages": [("user", "save my name in my notes")]}, run)
+    paused = await run_on(face, agent, {"messages": [("user", "save my name in my notes")]}, run)
     review = paused["__interrupt__"][0].value
     assert review["action_requests"][0]["name"] == KV_SET
     edited = {
         "type": "edit",
         "edited_action": {"name": KV_SET, "args": {"key": "name", "value": "you"}},
     }
-    done = agent.invoke(Command(resume={"decisions": [edited]}), run)
+    done = await run_on(face, agent, Command(resume={"decisions": [edited]}), run)
     assert '"value":"you"' in str(answer_of(done, KV_SET).content)
 
 
