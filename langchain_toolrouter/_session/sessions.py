@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -289,21 +290,34 @@ def user_of_run(runtime: Any = None) -> str:
     for place, claimed in claims:
         if claimed is not None:
             return _checked(claimed, place)
+    if config is None and _async_on_python_3_10():
+        raise ConfigurationError(
+            "this run names no user that Python 3.10 lets a per-user tool or ToolRouterMiddleware "
+            "see: LangGraph hands an async hook no config there (asyncio copies no context into "
+            "the node's task), so a config's user_id is out of reach. Name the user in the "
+            "context: create_agent(..., context_schema=...) with context=... on every ainvoke "
+            "and resume, or serve the agent behind LangGraph server auth, or run Python 3.11+. "
+            f"Looked in {_LOOKED}. Nothing was sent."
+        )
     raise ConfigurationError(
-        f"a per-user tool was called and this run names no user: looked in {_LOOKED}. Pass "
-        "one, e.g. agent.invoke(..., config={'configurable': {'user_id': 'user-42'}}) or "
-        "create_agent(..., context_schema=...) with context=... on every invoke and resume "
-        "(LangGraph does not keep the context), or serve the agent behind LangGraph server "
-        f"auth. Nothing was sent.{_PY310 if config is None else ''}"
+        "a per-user tool or ToolRouterMiddleware needs the run's user, and this run names no "
+        f"user: looked in {_LOOKED}. Pass one, e.g. agent.invoke(..., config={{'configurable': "
+        "{'user_id': 'user-42'}}) or create_agent(..., context_schema=...) with context=... on "
+        "every invoke and resume (LangGraph does not keep the context), or serve the agent "
+        "behind LangGraph server auth. Nothing was sent."
     )
 
 
-_PY310 = (
-    " On Python 3.10 LangGraph hands an async middleware hook no config (asyncio copies no "
-    "context into the node's task there): name the user in the context, or run Python 3.11+."
-    if sys.version_info < (3, 11)
-    else ""
-)
+def _async_on_python_3_10() -> bool:
+    """Whether this runs in an event loop on Python 3.10, where LangGraph's async nodes see no
+    config (asyncio copies no context into their tasks before 3.11)."""
+    if sys.version_info >= (3, 11):
+        return False
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def _checked(user: object, place: str) -> str:
