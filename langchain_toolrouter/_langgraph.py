@@ -10,9 +10,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from langchain_core.runnables.config import var_child_runnable_config
+
+if TYPE_CHECKING:
+    from langchain_core.runnables import RunnableConfig
 
 __all__ = [
     "NotInGraphRunError",
@@ -56,7 +59,7 @@ def interrupt(value: Any, config: Mapping[str, Any] | None = None) -> Any:
 
     token = None
     if config is not None and var_child_runnable_config.get() is None:
-        token = var_child_runnable_config.set(dict(config))  # type: ignore[arg-type]
+        token = var_child_runnable_config.set(cast("RunnableConfig", dict(config)))
     try:
         return pause(value)
     except (RuntimeError, KeyError) as exc:  # no LangGraph run: no config, or no scratchpad

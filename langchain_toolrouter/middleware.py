@@ -499,11 +499,8 @@ def _flag(name: str, value: object) -> bool:
 
 
 def _slugs(name: str, value: object) -> tuple[str, ...]:
-    if isinstance(value, str) or not isinstance(value, Iterable):
-        msg = f"{name} must be a list of tool slugs such as ['GMAIL_SEND_EMAIL'], got {value!r}"
-        raise ConfigurationError(msg)
-    slugs = tuple(value)
-    if not all(isinstance(slug, str) and slug for slug in slugs):
+    slugs = None if isinstance(value, str) or not isinstance(value, Iterable) else tuple(value)
+    if slugs is None or not all(isinstance(slug, str) and slug for slug in slugs):
         msg = f"{name} must be a list of tool slugs such as ['GMAIL_SEND_EMAIL'], got {value!r}"
         raise ConfigurationError(msg)
     return slugs
