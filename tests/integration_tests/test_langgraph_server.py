@@ -32,7 +32,7 @@ pytest.importorskip(
 langgraph_sdk = pytest.importorskip("langgraph_sdk")
 
 ROOT = Path(__file__).resolve().parents[2]
-TOKENS = {"token-dave": "dave", "token-alice": "alice"}
+TOKENS = {"token-dave": "dave", "token-alice": "alice"}  # examples/langgraph-server/auth.py's
 
 GRAPH = """
 from langchain.agents import create_agent
@@ -47,21 +47,6 @@ TURNS = {
 router = ToolRouter(on_connection_required="interrupt", connection_timeout=10)
 tools = router.per_user_tools(toolkits=["github", "notes"], preload=[REPO, "NOTES_KV_SET"])
 graph = create_agent(Reactive(reply=requests_by_text(TURNS)), tools)
-"""
-
-AUTH = f"""
-from langgraph_sdk import Auth
-
-TOKENS = {TOKENS!r}
-auth = Auth()
-
-
-@auth.authenticate
-async def authenticate(authorization: str | None) -> str:
-    scheme, _, token = (authorization or "").partition(" ")
-    if scheme.lower() != "bearer" or token not in TOKENS:
-        raise Auth.exceptions.HTTPException(status_code=401, detail="unknown token")
-    return TOKENS[token]
 """
 
 
@@ -143,7 +128,7 @@ def langgraph_server(
     """The test app above, served (one server for the module: it takes seconds to start)."""
     app = tmp_path_factory.mktemp("langgraph-app")
     (app / "agent_graph.py").write_text(GRAPH)
-    (app / "agent_auth.py").write_text(AUTH)
+    shutil.copy(EXAMPLE / "auth.py", app / "agent_auth.py")  # the example's bearer tokens
     config = {
         "dependencies": ["."],
         "graphs": {"agent": "./agent_graph.py:graph"},
